@@ -1,0 +1,36 @@
+"""(game, bot name) -> bot factory, so every client creates bots the same way.
+
+Bots are imported lazily so that listing them does not build an optimal-strategy table.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from dicepoker.bots.base import Bot
+from dicepoker.core.errors import ConfigError
+
+_BOTS: dict[str, dict[str, str]] = {
+    "scorecard": {
+        "random": "dicepoker.bots.base:RandomBot",
+        "greedy": "dicepoker.bots.scorecard:GreedyBot",
+        "optimal": "dicepoker.bots.scorecard:OptimalBot",
+    },
+}
+
+
+def bot_names(game: str) -> list[str]:
+    """>>> bot_names("scorecard")
+    ['random', 'greedy', 'optimal']
+    """
+    return list(_BOTS.get(game, {"random": ""}))
+
+
+def create_bot(game: str, name: str) -> Bot:
+    """A fresh bot for ``game``; raises :class:`ConfigError` naming the bots that exist."""
+    table = _BOTS.get(game, {"random": "dicepoker.bots.base:RandomBot"})
+    if name not in table:
+        raise ConfigError(f"no bot {name!r} for {game}; choose one of: {', '.join(table)}")
+    module_name, class_name = table[name].split(":")
+    bot: Bot = getattr(importlib.import_module(module_name), class_name)()
+    return bot

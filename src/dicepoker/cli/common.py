@@ -1,0 +1,36 @@
+"""What every command shares: error reporting with exit status 2, JSON output, the console."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import typer
+from rich.console import Console
+
+from dicepoker.core.errors import DicePokerError
+from dicepoker.core.types import JSON
+
+console = Console(highlight=False)
+error_console = Console(stderr=True, highlight=False)
+
+USAGE_ERROR = 2
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the package's own errors into a clear message and exit status 2, never a traceback."""
+    try:
+        yield
+    except DicePokerError as exc:
+        error_console.print(f"[bold red]error:[/] {exc}")
+        raise typer.Exit(USAGE_ERROR) from None
+    except OSError as exc:
+        error_console.print(f"[bold red]error:[/] {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+        raise typer.Exit(USAGE_ERROR) from None
+
+
+def print_json(data: JSON) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")

@@ -1,0 +1,47 @@
+"""``dicepoker replay FILE``: a saved game, move by move, with the final result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dicepoker.cli.app import app
+from dicepoker.cli.common import console, print_json, user_errors
+from dicepoker.core.errors import CorruptLog
+from dicepoker.core.log import EventLog
+from dicepoker.games.registry import replay as replay_log
+
+
+@app.command("replay")
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game saved with --save (JSON lines).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the events and result as JSON.")] = False,
+) -> None:
+    """Replay a saved game move by move and show how it ended.
+
+    Example: dicepoker replay game.jsonl
+    """
+    with user_errors():
+        try:
+            text = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise CorruptLog(f"{file} is not a text file: not a dicepoker game log") from None
+        log = EventLog.from_jsonl(text)
+        states = replay_log(log)
+        final = states[-1]
+        result = final.result().to_json() if final.is_terminal else None
+        if as_json:
+            print_json({"game": log.game, "config": dict(log.config), "seed": log.seed,
+                        "events": [e.to_json() for e in log.events], "result": result})
+            return
+        console.print(f"[bold]{log.game}[/] {dict(log.config)} seed={log.seed}")
+        for number, event in enumerate(log.events, start=1):
+            who = "dice" if event.seat is None else f"seat {event.seat}"
+            console.print(f"{number:4d}. {who:>7}: {event.action}")
+        if result is None:
+            console.print("[yellow]The game is unfinished.[/]")
+        else:
+            winners = ", ".join(f"seat {s}" for s in result["winners"]) or "nobody"
+            console.print(f"[bold]Result:[/] {result['reason']}; scores {result['scores']}; won by {winners}")

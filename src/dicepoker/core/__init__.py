@@ -1,0 +1,52 @@
+"""The game-agnostic core: the protocol every game implements, chance, event logs and matches.
+
+It has no I/O, no clock, no asyncio and no global randomness (a test enforces this).
+"""
+
+from dicepoker.core.chance import sample_exact
+from dicepoker.core.errors import ConfigError, CorruptLog, DicePokerError, IllegalAction, NotationError
+from dicepoker.core.game import Game
+from dicepoker.core.log import Event, EventLog, replay_states
+from dicepoker.core.match import Match
+from dicepoker.core.state import State
+from dicepoker.core.types import (
+    CHANCE,
+    JSON,
+    Action,
+    Chance,
+    ChanceAction,
+    Resign,
+    Result,
+    Seat,
+    Timeout,
+    ToAct,
+    View,
+    jsonable,
+)
+
+__all__ = [
+    "CHANCE",
+    "JSON",
+    "Action",
+    "Chance",
+    "ChanceAction",
+    "ConfigError",
+    "CorruptLog",
+    "DicePokerError",
+    "Event",
+    "EventLog",
+    "Game",
+    "IllegalAction",
+    "Match",
+    "NotationError",
+    "Resign",
+    "Result",
+    "Seat",
+    "State",
+    "Timeout",
+    "ToAct",
+    "View",
+    "jsonable",
+    "replay_states",
+    "sample_exact",
+]

@@ -1,0 +1,100 @@
+"""The event log: game name, config, seed and every action (chance outcomes included).
+
+It is the unit of persistence, of hand histories and of bug reports. It serializes to JSON lines:
+a header line, then one line per action, each action in its context-free text form.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from dicepoker.core.errors import CorruptLog, DicePokerError
+from dicepoker.core.game import Game
+from dicepoker.core.state import State
+from dicepoker.core.types import JSON, Action, Seat
+
+FORMAT = "dicepoker-log"
+VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One applied action: who did it (``None`` for the dice) and its text form."""
+
+    seat: Seat | None
+    action: str
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"seat": self.seat, "action": self.action}
+
+
+@dataclass(frozen=True, slots=True)
+class EventLog:
+    game: str
+    config: Mapping[str, JSON]
+    seed: int | None
+    events: tuple[Event, ...] = field(default=())
+
+    def append(self, seat: Seat | None, action: Action) -> EventLog:
+        return EventLog(self.game, self.config, self.seed, (*self.events, Event(seat, str(action))))
+
+    def to_jsonl(self) -> str:
+        header = {"format": FORMAT, "version": VERSION, "game": self.game, "config": dict(self.config)}
+        header["seed"] = self.seed
+        lines = [json.dumps(header, sort_keys=True)]
+        lines.extend(json.dumps(event.to_json()) for event in self.events)
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_jsonl(cls, text: str) -> EventLog:
+        """Read a log; raises :class:`CorruptLog` saying what is wrong and on which line."""
+        lines = [line for line in text.splitlines() if line.strip()]
+        if not lines:
+            raise CorruptLog("empty file: not a dicepoker game log")
+        header = _load(lines[0], 1)
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise CorruptLog("line 1: not a dicepoker game log (missing the dicepoker-log header)")
+        if header.get("version") != VERSION:
+            raise CorruptLog(f"line 1: unsupported log version {header.get('version')!r} (this reads {VERSION})")
+        game, config, seed = header.get("game"), header.get("config"), header.get("seed")
+        if not isinstance(game, str) or not isinstance(config, dict):
+            raise CorruptLog("line 1: header needs a game name and a config object")
+        if seed is not None and not isinstance(seed, int):
+            raise CorruptLog("line 1: seed must be an integer or null")
+        events = []
+        for number, line in enumerate(lines[1:], start=2):
+            item = _load(line, number)
+            if not isinstance(item, dict) or set(item) != {"seat", "action"}:
+                raise CorruptLog(f"line {number}: expected {{'seat': …, 'action': …}}")
+            seat, action = item["seat"], item["action"]
+            if (seat is not None and (not isinstance(seat, int) or isinstance(seat, bool))) or not isinstance(
+                action, str
+            ):
+                raise CorruptLog(f"line {number}: seat must be an integer or null and action a string")
+            events.append(Event(seat, action))
+        return cls(game, config, seed, tuple(events))
+
+
+def _load(line: str, number: int) -> JSON:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise CorruptLog(f"line {number}: not JSON ({exc.msg})") from exc
+
+
+def replay_states(game: Game[object, State], events: Iterable[Event]) -> list[State]:
+    """Every state of a game, from the initial one to the last, re-applying logged actions.
+
+    Raises :class:`CorruptLog` naming the first event that does not parse or is illegal.
+    """
+    state = game.initial_state()
+    states = [state]
+    for index, event in enumerate(events, start=1):
+        try:
+            state = state.apply(game.parse_action(event.action), event.seat)
+        except DicePokerError as exc:
+            raise CorruptLog(f"event {index} ({event.action!r} by seat {event.seat}): {exc}") from exc
+        states.append(state)
+    return states

@@ -1,0 +1,104 @@
+"""The small vocabulary of the core protocol: seats, whose turn it is, actions, results, views."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeAlias
+
+Seat: TypeAlias = int
+JSON: TypeAlias = Any
+"""A value made of dicts, lists, str, int, float, bool and None only."""
+
+
+class Chance(enum.Enum):
+    """Marks a state where the dice, not a player, decide what happens next."""
+
+    CHANCE = "chance"
+
+    def __repr__(self) -> str:
+        return "CHANCE"
+
+
+CHANCE = Chance.CHANCE
+
+ToAct: TypeAlias = tuple[Seat, ...] | Chance
+"""Seats to decide now (one, several for simultaneous decisions, none when over), or :data:`CHANCE`."""
+
+
+class Action:
+    """Base class of every action. Subclasses are frozen dataclasses whose ``str`` is their text form.
+
+    The text form is context-free and round-trips through the game's ``parse_action``.
+    """
+
+    __slots__ = ()
+
+
+class ChanceAction(Action):
+    """An outcome drawn by the dice; only legal at a chance node."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout(Action):
+    """Time is up for the seat that must act: the game applies its default action (CM-6)."""
+
+    keyword: ClassVar[str] = "timeout"
+
+    def __str__(self) -> str:
+        return "timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Action):
+    """The seat gives up (CM-5); legal at any time while the game runs, even off turn."""
+
+    keyword: ClassVar[str] = "resign"
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a finished game ended.
+
+    ``winners`` holds every seat that won or shares the win; a tie is any outcome with more than one winner
+    (or none, when a game ends with nobody winning). ``scores`` is the game's own figure per seat (points or chips).
+    """
+
+    winners: frozenset[Seat]
+    scores: tuple[int, ...]
+    reason: str
+
+    @property
+    def is_tie(self) -> bool:
+        return len(self.winners) != 1
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"winners": sorted(self.winners), "scores": list(self.scores), "reason": self.reason}
+
+
+class View:
+    """What one seat (or a spectator, seat ``None``) may see of a state. Subclasses are frozen dataclasses."""
+
+    __slots__ = ()
+
+    def to_json(self) -> dict[str, JSON]:
+        raise NotImplementedError
+
+
+def jsonable(value: Any) -> JSON:
+    """Turn tuples, frozensets, enums and nested dataclass fields into plain JSON values."""
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (frozenset, set)):
+        return sorted(jsonable(v) for v in value)
+    if isinstance(value, (tuple, list)):
+        return [jsonable(v) for v in value]
+    return value
