@@ -73,7 +73,7 @@ def test_CM_4_legal_actions_apply_and_illegal_ones_raise(name: str, config: dict
     pool: dict[str, Action] = {}
     states = states_of(playout(name, config, 3))
     for state in states:
-        for action in (state.legal_actions() if not state.is_terminal else []):
+        for action in state.legal_actions() if not state.is_terminal else []:
             pool.setdefault(str(action), action)
     rng = Random(3)
     for state in states[:: max(1, len(states) // 60)]:

@@ -27,7 +27,9 @@ play_app = _group("play", "Play a game in the terminal against bots or hot-seat.
 score_app = _group("score", "What dice would score. Example: dicepoker score scorecard 1 1 3 3 3")
 hand_app = _group("hand", "Name the hand some dice make. Example: dicepoker hand zepherin 1 1 1 1 3")
 odds_app = _group("odds", "Exact hand probabilities. Example: dicepoker odds scorecard --json")
-equity_app = _group("equity", "Exact or sampled equity of hidden dice. Example: dicepoker equity holdem --pocket '6r 6b'")
+equity_app = _group(
+    "equity", "Exact or sampled equity of hidden dice. Example: dicepoker equity holdem --pocket '6r 6b'"
+)
 solve_app = _group("solve", "Solve a game exactly and cache the strategy. Example: dicepoker solve scorecard")
 simulate_app = _group(
     "simulate", "Bot-vs-bot statistics. Example: dicepoker simulate scorecard --bots optimal,greedy --games 1000"

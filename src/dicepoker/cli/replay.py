@@ -33,8 +33,15 @@ def replay(
         final = states[-1]
         result = final.result().to_json() if final.is_terminal else None
         if as_json:
-            print_json({"game": log.game, "config": dict(log.config), "seed": log.seed,
-                        "events": [e.to_json() for e in log.events], "result": result})
+            print_json(
+                {
+                    "game": log.game,
+                    "config": dict(log.config),
+                    "seed": log.seed,
+                    "events": [e.to_json() for e in log.events],
+                    "result": result,
+                }
+            )
             return
         console.print(f"[bold]{log.game}[/] {dict(log.config)} seed={log.seed}")
         for number, event in enumerate(log.events, start=1):

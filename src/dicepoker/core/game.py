@@ -29,7 +29,9 @@ class Game(ABC, Generic[ConfigT, StateT]):
         fields = {f.name for f in dataclasses.fields(self.config_type)}
         unknown = sorted(set(options) - fields)
         if unknown:
-            raise ConfigError(f"{self.name}: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(fields))}")
+            raise ConfigError(
+                f"{self.name}: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(fields))}"
+            )
         try:
             self.config: ConfigT = self.config_type(**options)
         except TypeError as exc:
@@ -69,7 +71,7 @@ class Game(ABC, Generic[ConfigT, StateT]):
         return f"{type(self).__name__}({self.config!r})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.config == self.config  # type: ignore[attr-defined]
+        return isinstance(other, Game) and type(other) is type(self) and bool(other.config == self.config)
 
     def __hash__(self) -> int:
         return hash((type(self), self.config))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
+from collections.abc import Iterable
 from fractions import Fraction
 from itertools import product
 
@@ -75,8 +76,10 @@ def classify(dice: Dice) -> PokerHand:
 
 
 def _validated(dice: object) -> Dice:
+    if not isinstance(dice, Iterable):
+        raise NotationError(f"expected five dice, got {dice!r}")
     try:
-        values = tuple(dice)  # type: ignore[call-overload]
+        values = tuple(dice)
     except TypeError:
         raise NotationError(f"expected five dice, got {dice!r}") from None
     if len(values) != 5 or not all(isinstance(d, int) and 1 <= d <= 6 for d in values):

@@ -1,0 +1,50 @@
+import json
+
+import pytest
+
+from dicepoker.core import CorruptLog, EventLog, Match, Resign
+from dicepoker.games.registry import create, replay
+
+
+def finished_log() -> EventLog:
+    match = Match(create("scorecard", players=2), seed=5)
+    match.act(Resign(), 1)
+    return match.log
+
+
+def test_CM_2_log_round_trips_through_json_lines() -> None:
+    match = Match(create("scorecard", players=1), seed=3)
+    match.act_text("roll")
+    match.act_text("reroll 1 2")
+    match.act_text("score chance")
+    log = EventLog.from_jsonl(match.log.to_jsonl())
+    assert log == match.log
+    assert replay(log)[-1] == match.state
+    assert [e.action.split()[0] for e in log.events] == ["roll", "rolled", "reroll", "rolled", "score"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty file"),
+        ("not json\n", "line 1: not JSON"),
+        ('{"format": "other"}\n', "not a dicepoker game log"),
+        ('{"format": "dicepoker-log", "version": 99}\n', "unsupported log version"),
+        ('{"format": "dicepoker-log", "version": 1, "game": "scorecard", "config": {}, "seed": 1}\n[1]\n', "line 2"),
+    ],
+)
+def test_corrupt_logs_are_rejected_clearly(text: str, message: str) -> None:
+    with pytest.raises(CorruptLog, match=message):
+        EventLog.from_jsonl(text)
+
+
+def test_foreign_game_and_illegal_events_are_rejected_clearly() -> None:
+    lines = finished_log().to_jsonl().splitlines()
+    header = json.loads(lines[0])
+    with pytest.raises(CorruptLog, match="unknown game"):
+        replay(EventLog.from_jsonl(json.dumps({**header, "game": "chess"}) + "\n"))
+    with pytest.raises(CorruptLog, match="bad config"):
+        replay(EventLog.from_jsonl(json.dumps({**header, "config": {"players": 9}}) + "\n"))
+    bad_event = json.dumps({"seat": 0, "action": "score chance"})
+    with pytest.raises(CorruptLog, match="event 1"):
+        replay(EventLog.from_jsonl(lines[0] + "\n" + bad_event + "\n"))
