@@ -9,7 +9,7 @@ from __future__ import annotations
 from random import Random
 
 from dicepoker.core.game import Game
-from dicepoker.core.log import EventLog
+from dicepoker.core.log import Event, EventLog
 from dicepoker.core.state import State
 from dicepoker.core.types import Action, Seat
 
@@ -29,14 +29,20 @@ class Match:
         self.seed = seed
         self.rng = rng if rng is not None else Random(seed)
         self.state: State = game.initial_state()
-        self.log = EventLog(game.name, game.config_json(), seed)
+        self._config = game.config_json()
+        self._events: list[Event] = []
         self.roll_dice()
+
+    @property
+    def log(self) -> EventLog:
+        """The event log so far (game, config, seed and every action, chance included)."""
+        return EventLog(self.game.name, self._config, self.seed, tuple(self._events))
 
     def act(self, action: Action, seat: Seat | None = None) -> None:
         """Apply a player's action (raises ``IllegalAction``, changing nothing), then roll any dice due."""
         resolved = self.state.resolve_seat(action, seat)
         self.state = self.state.apply(action, resolved)
-        self.log = self.log.append(resolved, action)
+        self._events.append(Event(resolved, str(action)))
         self.roll_dice()
 
     def act_text(self, text: str, seat: Seat | None = None) -> None:
@@ -47,4 +53,4 @@ class Match:
         while self.state.is_chance:
             outcome = self.state.sample_chance(self.rng)
             self.state = self.state.apply(outcome)
-            self.log = self.log.append(None, outcome)
+            self._events.append(Event(None, str(outcome)))

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from dicepoker.core.errors import IllegalAction, NotationError
 from dicepoker.core.types import Action, ChanceAction
-from dicepoker.dice.standard import Dice, format_dice, outcomes, parse_dice
+from dicepoker.dice.standard import FACES, Dice, format_dice, outcomes, parse_dice
 
 DICE = 5
 MAX_ROLLS = 3
@@ -158,4 +158,4 @@ class DiceTurn:
 
     def sample(self, rng: Random) -> Rolled:
         """Same distribution as :meth:`chance_outcomes`: ordered throws, sorted."""
-        return Rolled(tuple(sorted(rng.randint(1, 6) for _ in self.pending)))
+        return Rolled(tuple(sorted(rng.choices(FACES, k=len(self.pending)))))
