@@ -164,6 +164,18 @@ class Strategy:
     values: FloatArray
     tables: KeepTables = field(default_factory=build_keep_tables, repr=False)
 
+    def __post_init__(self) -> None:
+        # Per-instance memo of the turn tables of recently seen cards (a game visits 13 per player).
+        self._turn_tables = lru_cache(maxsize=4096)(self._compute_turn_tables)
+
+    def _compute_turn_tables(self, mask: int, upper: int) -> tuple[FloatArray, FloatArray]:
+        """Keep values before the third and before the second roll of a turn from (mask, upper)."""
+        masks, uppers = np.array([mask]), np.array([upper])
+        third = last_roll_values(self.values, masks, uppers, self.tables)
+        second_keeps = keep_expectations(third, self.tables)
+        first_keeps = keep_expectations(best_sub_keeps(second_keeps, self.tables), self.tables)
+        return second_keeps[:, 0], first_keeps[:, 0]
+
     @property
     def expected_score(self) -> float:
         """Optimal expected final total from an empty card."""
@@ -180,7 +192,7 @@ class Strategy:
             raise ValueError("action values need five rolled dice and 1 to 3 rolls used")
         mask, upper = _card_state(card)
         base = card_total(card)
-        second_keeps, first_keeps = _turn_tables(self, mask, upper)
+        second_keeps, first_keeps = self._turn_tables(mask, upper)
         roll = ROLL_INDEX[tuple(sorted(dice))]
         options: list[tuple[Action, float]] = []
         for category in Category:
@@ -208,24 +220,6 @@ def _score_value(strategy: Strategy, mask: int, upper: int, category: int, roll:
         bonus = UPPER_BONUS if upper < UPPER_CAP <= upper + points else 0
         return points + bonus + float(strategy.values[after, new_upper])
     return points + float(strategy.values[after, upper])
-
-
-@lru_cache(maxsize=4096)
-def _turn_tables_cached(key: int, mask: int, upper: int) -> tuple[FloatArray, FloatArray]:
-    strategy = _STRATEGIES[key]
-    masks, uppers = np.array([mask]), np.array([upper])
-    third = last_roll_values(strategy.values, masks, uppers, strategy.tables)
-    second_keeps = keep_expectations(third, strategy.tables)
-    first_keeps = keep_expectations(best_sub_keeps(second_keeps, strategy.tables), strategy.tables)
-    return second_keeps[:, 0], first_keeps[:, 0]
-
-
-_STRATEGIES: dict[int, Strategy] = {}
-
-
-def _turn_tables(strategy: Strategy, mask: int, upper: int) -> tuple[FloatArray, FloatArray]:
-    _STRATEGIES.setdefault(id(strategy), strategy)
-    return _turn_tables_cached(id(strategy), mask, upper)
 
 
 # -- building and caching --------------------------------------------------------------------------

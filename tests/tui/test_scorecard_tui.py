@@ -1,0 +1,250 @@
+"""``dicepoker play scorecard``: whole games through stdin, hot-seat, bad commands, hints, the clock, saving.
+
+Most games run in-process (commands from a text buffer); a few run the real command through a pipe and
+through a pseudo-terminal (pexpect) to check what only a real process shows: EOF handling, the clock.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+import dicepoker.cli.scorecard  # noqa: F401  (registers the commands)
+from dicepoker.analysis.scorecard_solver import Strategy, load_strategy
+from dicepoker.cli.app import app
+from dicepoker.core.log import EventLog
+from dicepoker.core.match import Match
+from dicepoker.core.types import Timeout
+from dicepoker.games.registry import create, replay
+from dicepoker.games.scorecard import Score, ScorecardState, default_category
+from dicepoker.tui.common import LineReader
+from dicepoker.tui.scorecard import ScorecardClient, describe, review_decisions
+
+CLI = "from dicepoker.cli import main; main()"
+EVERY_BOX = "".join(f"roll\nscore {box}\n" for box in range(1, 14))
+"""A human's whole game that is legal whatever the dice: roll once, fill the boxes in card order."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def strategy() -> Strategy:
+    """Load (or build once) the optimal table before any game needs it, so processes never race to build."""
+    return load_strategy().strategy
+
+
+def play(commands: str, **options: Any) -> tuple[ScorecardClient, str, int]:
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None)
+    client = ScorecardClient(console=console, reader=LineReader(io.StringIO(commands)), **options)
+    status = client.run()
+    return client, out.getvalue(), status
+
+
+def state_of(client: ScorecardClient) -> ScorecardState:
+    return client.state
+
+
+# -- whole games ------------------------------------------------------------------------------------
+def test_full_game_against_the_optimal_bot_is_reviewed(strategy: Strategy) -> None:
+    client, out, status = play(EVERY_BOX, opponent="optimal", seed=11)
+    assert status == 0
+    state = state_of(client)
+    assert state.is_terminal and all(None not in card for card in state.cards)
+    assert "Game over:" in out
+    assert "Optimal bot: every decision was optimal." in out
+    assert f"averages {strategy.expected_score:.2f}" in out
+    decisions = review_decisions(client.match.log, strategy)
+    assert len([d for d in decisions if d.seat == 0]) == 13
+    assert sum(d.loss for d in decisions if d.seat == 1) < 1e-6
+    assert "You: costliest decisions" in out
+    # The same seed gives the same game: dice come from the seed, the bot is deterministic.
+    assert play(EVERY_BOX, opponent="optimal", seed=11)[0].match.log == client.match.log
+
+
+def test_hot_seat_two_humans_take_turns() -> None:
+    both = "".join(f"roll\nscore {box}\nroll\nscore {14 - box}\n" for box in range(1, 14))
+    client, out, status = play(both, opponent="human", seed=2)
+    assert status == 0 and state_of(client).is_terminal
+    assert "Player 1 — roll>" in out and "Player 2 — roll>" in out
+    log_seats = {event.seat for event in client.match.log.events}
+    assert log_seats == {None, 0, 1}
+    assert "Player 2: every decision was optimal." not in out  # filling boxes blindly is not optimal
+
+
+def test_solo_game_with_one_player() -> None:
+    client, _, status = play(EVERY_BOX, players=1, seed=4)
+    assert status == 0 and state_of(client).is_terminal
+    assert client.names == ["You"]
+
+
+def test_keep_rerolls_the_other_positions() -> None:
+    client, _, _ = play("roll\nkeep 1 3\nkeep\nscore chance\n", opponent="random", seed=1)
+    actions = [event.action for event in client.match.log.events if event.seat == 0]
+    assert actions[:4] == ["roll", "reroll 2 4 5", "reroll 1 2 3 4 5", "score chance"]
+
+
+def test_resign_ends_a_two_player_game() -> None:
+    client, out, status = play("resign\n", opponent="greedy", seed=1)
+    assert status == 0
+    assert state_of(client).result().winners == {1}
+    assert "You resigned." in out
+
+
+# -- bad commands -----------------------------------------------------------------------------------
+def test_bad_commands_explain_and_change_nothing() -> None:
+    bad = ["bogus", "keep 9", "keep 1 1", "reroll", "score 42", "score", "roll", "keep 1 2 3 4 5", ""]
+    bad += ["card", "help"]
+    client, out, status = play("roll\n" + "\n".join(bad) + "\n", opponent="greedy", seed=6)
+    assert status == 0
+    assert client.match.log.events[0].action == "roll"
+    assert len(client.match.log.events) == 2, "only the roll and its dice: every bad command was rejected"
+    assert "unknown command 'bogus'" in out
+    assert "'9' is not a die position" in out
+    assert "position 1 named twice" in out
+    assert "name at least one die position" in out
+    assert "unknown category '42'" in out
+    assert "say which box" in out
+    assert "not allowed: the dice are already rolled" in out
+    assert "keeping all five dice ends the rolling" in out
+    assert "Commands (dice positions are 1 to 5" in out
+    assert "End of input: leaving the game unfinished." in out
+
+
+def test_no_rolls_left_after_the_third() -> None:
+    client, out, _ = play("roll\nreroll 1\nreroll 1\nreroll 1\nscore 13\n", opponent="random", seed=8)
+    assert "not allowed: no rolls left" in out
+    assert state_of(client).cards[0][12] is not None
+
+
+def test_unknown_opponent_and_bad_clock_exit_2() -> None:
+    runner = CliRunner()
+    for args, message in [
+        (["--vs", "wizard"], "unknown opponent 'wizard'"),
+        (["--clock", "0"], "--clock must be a positive"),
+        (["--players", "9"], "1 to 6 players"),
+    ]:
+        result = runner.invoke(app, ["play", "scorecard", *args], input="")
+        assert result.exit_code == 2, result.output
+        assert message in result.stderr
+
+
+# -- hints ------------------------------------------------------------------------------------------
+def test_hint_shows_the_optimal_choice_and_every_cost(strategy: Strategy) -> None:
+    client, out, _ = play("roll\nhint\n", opponent="greedy", seed=21)
+    state = state_of(client)
+    values = strategy.action_values(state.cards[0], state.turn.dice, 1)
+    best, _ = values[0]
+    assert f"{describe(best, state.turn.dice)} (best)" in out
+    for action, value in values:
+        if isinstance(action, Score):
+            line = next(line for line in out.splitlines() if f"{describe(action, state.turn.dice)} " in line)
+            assert f"{values[0][1] - value:.2f}" in line
+    assert len(client.match.log.events) == 2, "a hint is not a move"
+
+
+def test_hint_before_rolling_says_there_is_nothing_to_decide() -> None:
+    _, out, _ = play("hint\n", opponent="greedy", seed=1)
+    assert "Nothing to decide yet" in out
+
+
+# -- end of input, quitting, saving -----------------------------------------------------------------
+def test_quit_saves_an_unfinished_game(tmp_path: Path) -> None:
+    path = tmp_path / "unfinished.jsonl"
+    client, out, status = play("roll\nscore 1\nquit\n", opponent="greedy", seed=3, save=path)
+    assert status == 0 and "You left the game." in out
+    log = EventLog.from_jsonl(path.read_text(encoding="utf-8"))
+    assert log == client.match.log
+    assert not replay(log)[-1].is_terminal
+
+
+def test_review_judges_timeouts_as_the_engines_choice(strategy: Strategy) -> None:
+    """SC-14: a timeout rolls once if the player has not rolled, then fills the best immediate box."""
+    match = Match(create("scorecard", players=1), seed=5)
+    match.act(Timeout())
+    assert isinstance(match.state, ScorecardState)
+    card_after_first_turn = match.state.cards[0]
+    match.act_text("roll")
+    match.act(Timeout())
+    decisions = review_decisions(match.log, strategy)
+    assert [(d.round, d.rolls_used, d.timed_out) for d in decisions] == [(1, 1, True), (2, 1, True)]
+    for decision, card in zip(decisions, [(None,) * 13, card_after_first_turn], strict=True):
+        assert decision.chosen == Score(default_category(card, decision.dice))
+
+
+# -- through a real process -------------------------------------------------------------------------
+def run_cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", CLI, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_full_game_through_a_pipe_then_replay(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    game = run_cli("play", "scorecard", "--vs", "greedy", "--seed", "9", "--save", str(path), stdin=EVERY_BOX)
+    assert game.returncode == 0, game.stderr
+    assert "Game over:" in game.stdout and "Traceback" not in game.stderr
+    replayed = run_cli("replay", str(path), "--json", stdin="")
+    assert replayed.returncode == 0, replayed.stderr
+    result = json.loads(replayed.stdout)["result"]
+    final = replay(EventLog.from_jsonl(path.read_text(encoding="utf-8")))[-1]
+    assert result == final.result().to_json()
+    assert f"Saved the game to {path}" in game.stdout
+
+
+def test_end_of_input_quits_cleanly() -> None:
+    done = run_cli("play", "scorecard", "--vs", "random", "--seed", "1", stdin="roll\n")
+    assert done.returncode == 0
+    assert "End of input: leaving the game unfinished." in done.stdout
+    assert done.stderr == ""
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    return pexpect.spawn(sys.executable, ["-c", CLI, *args], encoding="utf-8", timeout=30, dimensions=(60, 160))
+
+
+def test_SC_15_clock_expiry_for_both_openers_ends_in_a_tie() -> None:
+    """CM-6 / SC-14 / SC-15: nobody types; each first turn times out and the game ends at once as a tie."""
+    child = spawn("play", "scorecard", "--vs", "human", "--clock", "0.5", "--seed", "1")
+    child.expect("Time is up for Player 1")
+    child.expect("Player 1: the engine scores")
+    child.expect("Time is up for Player 2")
+    child.expect("neither player started the game")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_SC_14_clock_expiry_after_a_roll_scores_the_best_box(tmp_path: Path) -> None:
+    path = tmp_path / "timed.jsonl"
+    child = spawn("play", "scorecard", "--vs", "greedy", "--clock", "2", "--seed", "4", "--save", str(path))
+    child.expect("You — roll>")
+    child.sendline("roll")
+    child.expect("You — roll 1 of 3>")
+    child.expect("Time is up for You")
+    child.expect("You: the engine scores")
+    child.expect("You — roll>")  # round 2, after the bot's turn
+    child.sendline("quit")
+    child.expect("You left the game.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    log = EventLog.from_jsonl(path.read_text(encoding="utf-8"))
+    states = replay(log)
+    timeout_at = next(i for i, event in enumerate(log.events) if event.action == "timeout")
+    before, after = states[timeout_at], states[timeout_at + 1]
+    assert isinstance(before, ScorecardState) and isinstance(after, ScorecardState)
+    category = default_category(before.cards[0], before.turn.dice)
+    assert after.cards[0][category] is not None
