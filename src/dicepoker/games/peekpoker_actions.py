@@ -1,0 +1,64 @@
+"""PeekPoker's phases and its own actions (the betting actions come from :mod:`.betting`)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import ClassVar
+
+from dicepoker.core.types import Action, ChanceAction
+from dicepoker.dice.poker import PokerDice, format_dice
+
+
+class Phase(enum.Enum):
+    HIGH_ROLL = "high-roll"  # CM-3 / PK-2: chance, who deals first
+    DEAL = "deal"  # PK-4: chance, the next player's hidden dice
+    BET = "bet"  # PK-5 / PK-7: the seat to act bets
+    COMMUNITY = "community"  # PK-6: chance, the community dice
+    ACES = "aces"  # PK-8: simultaneous ace decisions
+    REROLL = "reroll"  # PK-8: chance, the next re-roller's dice
+    OVER = "over"  # PK-13
+
+
+# -- actions ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class HighRoll(ChanceAction):
+    """CM-3: one standard die per contender for the deal, in seat order: ``high-roll 3 6``."""
+
+    dice: tuple[int, ...]
+    keyword: ClassVar[str] = "high-roll"
+
+    def __str__(self) -> str:
+        return "high-roll " + " ".join(str(d) for d in self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(ChanceAction):
+    """Poker dice that landed (hidden, community or re-rolled), ascending: ``rolled 9 K A``."""
+
+    dice: PokerDice
+    keyword: ClassVar[str] = "rolled"
+
+    def __str__(self) -> str:
+        return f"rolled {format_dice(self.dice)}".rstrip()
+
+
+@dataclass(frozen=True, slots=True)
+class Stand(Action):
+    """PK-8: keep the hand as it is."""
+
+    keyword: ClassVar[str] = "stand"
+
+    def __str__(self) -> str:
+        return "stand"
+
+
+@dataclass(frozen=True, slots=True)
+class RerollAces(Action):
+    """PK-8: re-roll this many of one's aces (aces are alike, so the number says it all): ``reroll A A``."""
+
+    count: int
+    keyword: ClassVar[str] = "reroll"
+
+    def __str__(self) -> str:
+        return "reroll" + " A" * self.count

@@ -1,0 +1,131 @@
+"""What a PeekPoker seat may see, and the public record of the last hand.
+
+Split from :mod:`.peekpoker` to keep each module one concern. A view carries only public facts plus
+the viewer's own dice: other players' dice appear only once revealed at the showdown (PK-4, PK-8),
+and a pending ace choice never appears, only the fact that the seat has decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from dicepoker.core.types import JSON, Seat, View
+from dicepoker.dice.poker import PokerDice, format_dice, parse_dice
+from dicepoker.games.peekpoker_actions import Phase
+
+if TYPE_CHECKING:
+    from dicepoker.games.peekpoker import PeekPokerState
+
+
+@dataclass(frozen=True, slots=True)
+class PreviousHand:
+    """The public outcome of the last finished hand: dice shown at the showdown and chips won."""
+
+    number: int
+    community: PokerDice
+    shown: tuple[PokerDice | None, ...]
+    won: tuple[int, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "number": self.number,
+            "community": format_dice(self.community),
+            "shown": [None if dice is None else format_dice(dice) for dice in self.shown],
+            "won": list(self.won),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> PreviousHand:
+        return cls(
+            int(data["number"]),
+            parse_dice(data["community"]),
+            tuple(None if d is None else parse_dice(d) for d in data["shown"]),
+            tuple(int(w) for w in data["won"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PeekPokerView(View):
+    seat: Seat | None
+    players: int
+    phase: str
+    hand_number: int
+    dealer: Seat | None
+    chips: tuple[int, ...]
+    """Each seat's chips behind (not in the pot)."""
+    bets: tuple[int, ...]
+    """Wagers of the current betting round."""
+    pot: int
+    """Everything in the middle: earlier rounds plus the current wagers."""
+    in_hand: tuple[bool, ...]
+    betting_round: int | None
+    to_act: tuple[Seat, ...]
+    dice: tuple[PokerDice | None, ...]
+    """Own dice for the viewer, others' once revealed; ``None`` when not visible or not dealt."""
+    community: PokerDice
+    rerolling: tuple[tuple[Seat, int], ...]
+    """At a re-roll: who re-rolls how many aces (public, the dice are in the air)."""
+    forced_bet_due: bool
+    resigned: frozenset[Seat]
+    previous: PreviousHand | None
+    over: bool
+
+    @classmethod
+    def build(cls, state: PeekPokerState, seat: Seat | None, dice: tuple[PokerDice | None, ...]) -> PeekPokerView:
+        betting = state.betting
+        to_act = state.to_act
+        players = state.config.players
+        return cls(
+            seat=seat,
+            players=players,
+            phase=state.phase.value,
+            hand_number=state.hand_number,
+            dealer=state.dealer,
+            chips=state.chips(),
+            bets=betting.bets if betting else (0,) * players,
+            pot=sum(betting.bets) + sum(betting.contributed) if betting else 0,
+            in_hand=betting.in_hand if betting else (False,) * players,
+            betting_round=betting.round if betting and state.phase is Phase.BET else None,
+            to_act=to_act if isinstance(to_act, tuple) else (),
+            dice=dice,
+            community=state.community,
+            rerolling=state.rolling if state.phase is Phase.REROLL else (),
+            forced_bet_due=state._forced_bet_due(),
+            resigned=state.resigned,
+            previous=state.previous,
+            over=state.phase is Phase.OVER,
+        )
+
+    @property
+    def own(self) -> PokerDice:
+        return (self.dice[self.seat] or ()) if self.seat is not None else ()
+
+    def to_call(self) -> int:
+        if self.seat is None:
+            return 0
+        return min(self.chips[self.seat], max(self.bets) - self.bets[self.seat])
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "game": "peekpoker",
+            "seat": self.seat,
+            "players": self.players,
+            "phase": self.phase,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "chips": list(self.chips),
+            "bets": list(self.bets),
+            "pot": self.pot,
+            "in_hand": list(self.in_hand),
+            "betting_round": self.betting_round,
+            "to_act": list(self.to_act),
+            "dice": [None if d is None else format_dice(d) for d in self.dice],
+            "community": format_dice(self.community),
+            "rerolling": [list(r) for r in self.rerolling],
+            "forced_bet_due": self.forced_bet_due,
+            "resigned": sorted(self.resigned),
+            "previous": None if self.previous is None else self.previous.to_json(),
+            "over": self.over,
+        }

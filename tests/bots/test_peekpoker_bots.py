@@ -1,0 +1,99 @@
+"""PeekPoker bots: legal choices from views only, sensible ace decisions, and a seeded strength ladder."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from dicepoker.bots.peekpoker import EquityBot, ExpertBot, hand_equity
+from dicepoker.bots.registry import bot_names, create_bot
+from dicepoker.core import CHANCE, Match
+from dicepoker.dice.poker import parse_dice
+from dicepoker.games.peekpoker import PeekPokerGame, PeekPokerState, RerollAces, Stand
+from tests.games.test_peekpoker import run
+
+
+def test_registered() -> None:
+    assert bot_names("peekpoker") == ["random", "equity", "expert"]
+
+
+@pytest.mark.parametrize("name", ["random", "equity", "expert"])
+def test_bots_play_legal_actions_from_views(name: str) -> None:
+    """Each bot gets a view and the legal actions only, and always returns one of them (2-4 players)."""
+    for players in (2, 3, 4):
+        match = Match(PeekPokerGame(players=players, forced_bet=players == 3), seed=players)
+        bot, rng = create_bot("peekpoker", name), Random(players)
+        for _ in range(300):
+            if match.state.is_terminal:
+                break
+            to_act = match.state.to_act
+            assert to_act is not CHANCE
+            seat = to_act[0]
+            legal = match.state.legal_actions(seat)
+            action = bot.choose(match.state.view(seat), legal, rng)
+            assert action in legal
+            match.act(action, seat)
+
+
+def aces_decision(mine: str, theirs: str, board: str) -> PeekPokerState:
+    game = PeekPokerGame(players=2)
+    return run(
+        game.initial_state(),
+        "high-roll 6 1",
+        f"rolled {mine}",
+        f"rolled {theirs}",
+        "check",
+        "check",
+        f"rolled {board}",
+        "check",
+        "check",
+    )
+
+
+@pytest.mark.parametrize("bot", [EquityBot(), ExpertBot()])
+def test_PK_8_bots_keep_or_break_a_straight(bot: EquityBot | ExpertBot) -> None:
+    """PK-8: the aces of a straight are kept against a weaker hand; behind a large straight one ace is
+    kept for the straight and the other re-rolled to chase the 9 (a tie)."""
+    ahead = aces_decision("A A K", "9 9 J", "T J Q")  # seat 1: straight; seat 0: two pairs
+    assert ahead.to_act == (1,)
+    assert bot.choose(ahead.view(1), ahead.legal_actions(1), Random(0)) == Stand()
+    behind = aces_decision("A A K", "9 A K", "T J Q")  # seat 0 holds 9 T J Q K A: a large straight
+    assert behind.to_act == (1, 0)
+    assert bot.choose(behind.view(1), behind.legal_actions(1), Random(0)) == RerollAces(1)
+    assert bot.choose(behind.view(0), behind.legal_actions(0), Random(0)) == Stand()
+
+
+def test_equity_tables() -> None:
+    assert hand_equity(parse_dice("A A A"), (), rerolls=False) > 0.85
+    # A large straight only ties another: 6 of the 216 opponent rolls.
+    assert hand_equity(parse_dice("9 T J"), parse_dice("Q K A"), rerolls=False) == pytest.approx(1 - 3 / 216)
+    assert (
+        abs(hand_equity(parse_dice("9 9 9"), (), rerolls=False) - hand_equity(parse_dice("9 9 9"), (), rerolls=True))
+        < 0.2
+    )
+
+
+def _chips_per_hand(strong: str, weak: str, hands: int, seed: int) -> float:
+    bots = {strong: create_bot("peekpoker", strong), weak: create_bot("peekpoker", weak)}
+    total, played, game = 0, 0, 0
+    while played < hands:
+        names = (strong, weak) if game % 2 == 0 else (weak, strong)
+        me = names.index(strong)
+        match, rng = Match(PeekPokerGame(players=2), seed=seed + game), Random(seed + game)
+        start = match.state.hand_number
+        while not match.state.is_terminal and match.state.hand_number - start < hands - played:
+            seat = match.state.to_act[0]  # type: ignore[index]
+            match.act(bots[names[seat]].choose(match.state.view(seat), match.state.legal_actions(seat), rng), seat)
+        state = match.state
+        assert isinstance(state, PeekPokerState)
+        total += state.chips()[me] - 48
+        played += max(1, state.hand_number - start + (1 if state.is_terminal else 0))
+        game += 1
+    return total / played
+
+
+def test_strength_ladder_smoke() -> None:
+    """A short seeded check of the ladder (the 20,000-hand measurement is in the report)."""
+    assert _chips_per_hand("equity", "random", 300, 1) > 0
+    assert _chips_per_hand("expert", "equity", 300, 1) > 0
