@@ -108,7 +108,10 @@ def bench_table_build(quick: bool) -> None:
     strategy, seconds = build_strategy()
     reference = plain_dense_dp_seconds(300 if quick else 2000)
     print(f"optimal table build: {seconds:8.2f} s     expected score {strategy.expected_score:.4f}")
-    print(f"plain dense DP:      {reference:8.2f} s     (reference, scaled from a sample; {reference / seconds:.1f}x slower)")
+    print(
+        f"plain dense DP:      {reference:8.2f} s     "
+        f"(reference, scaled from a sample; {reference / seconds:.1f}x slower)"
+    )
 
 
 def games_per_second(bot_name: str, games: int) -> tuple[float, float]:
@@ -134,7 +137,10 @@ def bench_self_play(quick: bool) -> None:
     load_strategy()  # build or load the table outside the timing
     for bot_name, games in (("random", 300 if quick else 3000), ("optimal", 30 if quick else 300)):
         rate, mean = max(games_per_second(bot_name, games) for _ in range(2))
-        print(f"self-play {bot_name:>8}: {rate:8.0f} two-player games/s (mean score {mean:.1f}; {rate / 500:.2f}x the 500/s floor)")
+        print(
+            f"self-play {bot_name:>8}: {rate:8.0f} two-player games/s "
+            f"(mean score {mean:.1f}; {rate / 500:.2f}x the 500/s floor)"
+        )
 
 
 def run(quick: bool = False) -> None:

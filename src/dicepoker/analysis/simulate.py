@@ -178,7 +178,9 @@ class MeanEstimate:
 
     @classmethod
     def of(cls, values: Sequence[float], z: float = Z_95) -> MeanEstimate:
-        """>>> estimate = MeanEstimate.of([1, 2, 3, 4])
+        """Example:
+
+        >>> estimate = MeanEstimate.of([1, 2, 3, 4])
         >>> estimate.mean, round(estimate.stdev, 4), round(estimate.interval.high, 4)
         (2.5, 1.291, 3.7652)
         """

@@ -11,16 +11,38 @@ from dicepoker.bots.base import Bot
 from dicepoker.core.errors import ConfigError
 
 _BOTS: dict[str, dict[str, str]] = {
+    "holdem": {
+        "random": "dicepoker.bots.base:RandomBot",
+        "equity": "dicepoker.bots.holdem:EquityBot",
+        "expert": "dicepoker.bots.holdem:ExpertBot",
+    },
+    "peekpoker": {
+        "random": "dicepoker.bots.base:RandomBot",
+        "equity": "dicepoker.bots.peekpoker:EquityBot",
+        "expert": "dicepoker.bots.peekpoker:ExpertBot",
+    },
     "scorecard": {
         "random": "dicepoker.bots.base:RandomBot",
         "greedy": "dicepoker.bots.scorecard:GreedyBot",
         "optimal": "dicepoker.bots.scorecard:OptimalBot",
     },
+    "zepherin": {
+        "random": "dicepoker.bots.base:RandomBot",
+        "greedy": "dicepoker.bots.board:GreedyBot",
+        "expert": "dicepoker.bots.board:ExpertBot",
+    },
+    "classic-board": {
+        "random": "dicepoker.bots.base:RandomBot",
+        "greedy": "dicepoker.bots.board:GreedyBot",
+        "expert": "dicepoker.bots.board:ExpertBot",
+    },
 }
 
 
 def bot_names(game: str) -> list[str]:
-    """>>> bot_names("scorecard")
+    """Example:
+
+    >>> bot_names("scorecard")
     ['random', 'greedy', 'optimal']
     """
     return list(_BOTS.get(game, {"random": ""}))

@@ -7,6 +7,9 @@ import importlib
 from dicepoker.cli.app import app
 
 _COMMAND_MODULES = (
+    "dicepoker.cli.board",
+    "dicepoker.cli.holdem",
+    "dicepoker.cli.peekpoker",
     "dicepoker.cli.replay",
     "dicepoker.cli.scorecard",
 )

@@ -135,7 +135,9 @@ def scores(dice: Dice) -> tuple[int, ...]:
 
 
 def score(dice: Dice, category: Category) -> int:
-    """>>> score((2, 3, 4, 5, 5), Category.SMALL_STRAIGHT)
+    """Example:
+
+    >>> score((2, 3, 4, 5, 5), Category.SMALL_STRAIGHT)
     30
     """
     return scores(dice)[category]

@@ -41,7 +41,9 @@ def parse_dice(text: str, count: int | None = 5) -> Dice:
 
 
 def format_dice(dice: Dice) -> str:
-    """>>> format_dice((1, 1, 3, 3, 3))
+    """Example:
+
+    >>> format_dice((1, 1, 3, 3, 3))
     '1 1 3 3 3'
     """
     return " ".join(str(d) for d in dice)

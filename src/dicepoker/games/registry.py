@@ -17,6 +17,10 @@ AnyGame = Game[Any, Any]
 
 _GAMES: dict[str, str] = {
     "scorecard": "dicepoker.games.scorecard:ScorecardGame",
+    "holdem": "dicepoker.games.holdem:HoldemGame",
+    "peekpoker": "dicepoker.games.peekpoker:PeekPokerGame",
+    "zepherin": "dicepoker.games.board.rules:ZepherinGame",
+    "classic-board": "dicepoker.games.board.rules:ClassicBoardGame",
 }
 
 
