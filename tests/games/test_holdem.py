@@ -265,6 +265,8 @@ def test_chips_are_conserved_in_every_state_of_random_games() -> None:
         while not match.state.is_terminal:
             assert isinstance(match.state, HoldemState)
             assert sum(match.state.chips()) == 400
+            view = match.state.view(None)
+            assert view.pot_total + sum(view.stacks) == 400, "the view's pot is every chip not in a stack"
             assert match.state.to_act is not CHANCE
             legal = match.state.legal_actions()
             match.act(legal[rng.randrange(len(legal))])

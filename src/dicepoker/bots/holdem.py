@@ -18,7 +18,7 @@ from dicepoker.bots.base import Bot
 from dicepoker.core.types import Action, View
 from dicepoker.dice.suited import BAG, best_values, code
 from dicepoker.games.betting import Bet, Call, Check, Fold, Raise
-from dicepoker.games.holdem import HighRoll, HoldemGame, HoldemView
+from dicepoker.games.holdem import HoldemView
 
 
 def estimate_equity(view: HoldemView, samples: int, rng: Random) -> float:
@@ -99,24 +99,10 @@ class ExpertBot(EquityBot):
 def duel(first: Bot, second: Bot, hands: int, seed: int) -> tuple[float, float]:
     """Chips per hand ``first`` wins from ``second`` over independent heads-up hands (stacks 1,000 each).
 
-    The deal alternates; hand ``i`` uses dice and choices seeded by ``(seed, i)``. Returns the mean
-    and the half-width of its 95% confidence interval (normal approximation).
+    The mean and the half-width of its 95% confidence interval; see :func:`dicepoker.analysis.duel.duel`,
+    which plays the hands (seats alternate, hand ``i`` seeded by ``(seed, i)``).
     """
-    game = HoldemGame(players=2, stack=1000)
-    results = []
-    for index in range(hands):
-        dice_rng, bot_rng = Random(seed * 1_000_003 + index), Random(seed * 7_919 + index)
-        rolls = (6, 1) if index % 2 == 0 else (1, 6)  # seat 0 (``first``) deals every other hand
-        state = game.initial_state().apply(HighRoll(rolls[0])).apply(HighRoll(rolls[1]))
-        while state.hand == 1 and not state.is_terminal:
-            if state.is_chance:
-                state = state.apply(state.sample_chance(dice_rng))
-                continue
-            seat = state.current_seat
-            assert seat is not None
-            bot = first if seat == 0 else second
-            state = state.apply(bot.choose(state.view(seat), state.legal_actions(seat), bot_rng), seat)
-        results.append(state.chips()[0] - 1000)
-    mean = sum(results) / hands
-    variance = sum((r - mean) ** 2 for r in results) / max(1, hands - 1)
-    return mean, 1.959963984540054 * (variance / hands) ** 0.5
+    from dicepoker.analysis.duel import duel as heads_up
+
+    report = heads_up("holdem", first, second, hands, seed)
+    return report.mean, report.half_width

@@ -1,13 +1,14 @@
-"""Dice Hold'em commands: ``odds holdem``, ``equity holdem``, ``hand holdem``."""
+"""Dice Hold'em commands: ``odds``, ``equity``, ``hand``, ``play`` and ``simulate`` for holdem."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from dicepoker.analysis.holdem_odds import category_probabilities, equity
-from dicepoker.cli.app import equity_app, hand_app, odds_app
+from dicepoker.cli.app import equity_app, hand_app, odds_app, play_app, simulate_app
 from dicepoker.cli.common import console, print_json, user_errors
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.suited import best_value, category_of, describe, parse_suited
@@ -85,3 +86,54 @@ def equity_command(
         margin = "" if result.exact is not None else f" ± {result.error:.4f} (95%)"
         console.print(f"win {result.win:.4f}, tie {result.tie:.4f}, equity {data['equity']:.4f}{margin}")
         console.print(f"{result.method} over {result.samples:,} outcomes")
+
+
+@simulate_app.command("holdem")
+def simulate(
+    bots: Annotated[str, typer.Option(help="Two bots, comma-separated: expert, equity, random.")] = "expert,equity",
+    hands: Annotated[int, typer.Option(help="How many independent heads-up hands to play.")] = 1000,
+    seed: Annotated[int | None, typer.Option(help="Seed of the run; hand i is seeded from (seed, i).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Heads-up duel: chips per hand the first bot wins from the second, with a 95% interval.
+
+    Hands are independent games at the default stacks (1,000); the bots swap seats every hand.
+
+    Example: dicepoker simulate holdem --bots expert,equity --hands 2000 --seed 1
+    """
+    with user_errors():
+        from dicepoker.analysis.duel import duel, parse_bots
+        from dicepoker.tui.common import pick_seed
+
+        first, second = parse_bots("holdem", bots)
+        report = duel("holdem", first, second, hands, pick_seed(seed))
+        if as_json:
+            print_json(report.to_json())
+        else:
+            console.print(report.summary(), markup=False, soft_wrap=True)
+
+
+@play_app.command("holdem")
+def play(
+    players: Annotated[int, typer.Option(help="Number of seats, 2 to 6; you are seat 0.")] = 2,
+    vs: Annotated[
+        str,
+        typer.Option(
+            "--vs", help="Opponents: expert, equity, random or human (hot-seat); one for all or comma-separated."
+        ),
+    ] = "expert",
+    stack: Annotated[int, typer.Option(help="Everyone's starting chips, a multiple of 10 (HE-1).")] = 1000,
+    seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Save the hand history to this file, for 'dicepoker replay FILE'.")
+    ] = None,
+) -> None:
+    """Play Dice Hold'em in the terminal against bots, or hot-seat with --vs human.
+
+    Example: dicepoker play holdem --players 3 --vs expert --stack 200 --seed 7 --save game.phh
+    """
+    with user_errors():
+        from dicepoker.tui.holdem import play as play_game
+
+        status = play_game(players=players, opponents=vs.split(","), stack=stack, seed=seed, save=save)
+    raise typer.Exit(status)

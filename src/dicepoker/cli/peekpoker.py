@@ -1,4 +1,4 @@
-"""PeekPoker commands: ``odds peekpoker``, ``equity peekpoker`` and ``play peekpoker``."""
+"""PeekPoker commands: ``odds``, ``equity``, ``play`` and ``simulate`` for peekpoker."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from dicepoker.cli.app import equity_app, odds_app, play_app
+from dicepoker.cli.app import equity_app, odds_app, play_app, simulate_app
 from dicepoker.cli.common import console, print_json, user_errors
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.poker import HandCategory, PokerDice, parse_dice
@@ -147,3 +147,28 @@ def play(
             save=save,
         )
     raise typer.Exit(status)
+
+
+@simulate_app.command("peekpoker")
+def simulate(
+    bots: Annotated[str, typer.Option(help="Two bots, comma-separated: expert, equity, random.")] = "expert,equity",
+    hands: Annotated[int, typer.Option(help="How many independent heads-up hands to play.")] = 1000,
+    seed: Annotated[int | None, typer.Option(help="Seed of the run; hand i is seeded from (seed, i).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Heads-up duel: chips per hand the first bot wins from the second, with a 95% interval.
+
+    Hands are independent games at the default stacks (48); the bots swap seats every hand.
+
+    Example: dicepoker simulate peekpoker --bots expert,equity --hands 2000 --seed 1
+    """
+    with user_errors():
+        from dicepoker.analysis.duel import duel, parse_bots
+        from dicepoker.tui.common import pick_seed
+
+        first, second = parse_bots("peekpoker", bots)
+        report = duel("peekpoker", first, second, hands, pick_seed(seed))
+        if as_json:
+            print_json(report.to_json())
+        else:
+            console.print(report.summary(), markup=False, soft_wrap=True)

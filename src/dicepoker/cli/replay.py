@@ -1,4 +1,8 @@
-"""``dicepoker replay FILE``: a saved game, move by move, with the final result."""
+"""``dicepoker replay FILE``: a saved game, move by move, with the final result.
+
+The file is a JSON-lines event log (any game's ``--save``) or a Dice Hold'em hand history
+(:mod:`dicepoker.games.history`); either is recognised by its first line.
+"""
 
 from __future__ import annotations
 
@@ -9,26 +13,40 @@ import typer
 
 from dicepoker.cli.app import app
 from dicepoker.cli.common import console, print_json, user_errors
-from dicepoker.core.errors import CorruptLog
+from dicepoker.core.errors import CorruptLog, DicePokerError
 from dicepoker.core.log import EventLog
 from dicepoker.games.registry import replay as replay_log
 
 
+def read_log(text: str) -> EventLog:
+    """A hand history or a JSON-lines event log; raises :class:`CorruptLog` saying what is wrong."""
+    from dicepoker.games.history import is_history, read_history
+
+    if not is_history(text):
+        return EventLog.from_jsonl(text)
+    try:
+        return read_history(text)
+    except CorruptLog:
+        raise
+    except (DicePokerError, ValueError, TypeError, KeyError) as exc:
+        raise CorruptLog(f"damaged hand history: {exc}") from exc
+
+
 @app.command("replay")
 def replay(
-    file: Annotated[Path, typer.Argument(help="A game saved with --save (JSON lines).")],
+    file: Annotated[Path, typer.Argument(help="A game saved with --save: a JSON-lines log or a hand history.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the events and result as JSON.")] = False,
 ) -> None:
     """Replay a saved game move by move and show how it ended.
 
-    Example: dicepoker replay game.jsonl
+    Example: dicepoker replay game.jsonl   (or a Dice Hold'em hand history: dicepoker replay hand.phh)
     """
     with user_errors():
         try:
             text = file.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise CorruptLog(f"{file} is not a text file: not a dicepoker game log") from None
-        log = EventLog.from_jsonl(text)
+        log = read_log(text)
         states = replay_log(log)
         final = states[-1]
         result = final.result().to_json() if final.is_terminal else None

@@ -447,7 +447,7 @@ class HoldemView(View):
 
     @property
     def pot_total(self) -> int:
-        return sum(amount for amount, _ in self.pots) + sum(self.bets)
+        return sum(amount for amount, _ in self.pots)  # Betting.pots already holds this round's bets
 
     def to_json(self) -> dict[str, JSON]:
         return {

@@ -1,0 +1,188 @@
+"""Heads-up duels of two bots at the betting games (holdem, peekpoker), one hand at a time.
+
+Every hand is an independent heads-up game at the default stacks, stopped when its first hand is
+settled, and counted on its own: the figure is the chips the first bot wins per hand, with a 95%
+confidence interval (normal approximation over the hands). The bots swap seats every hand and seat 0
+always deals, so each bot deals every other hand. Hand ``i`` draws its dice from ``Random(seed *
+1_000_003 + i)`` and the bots' choices from ``Random(seed * 7_919 + i)``: a seed gives the same figure on
+every machine, and hands can be split between processes without changing it.
+
+>>> from dicepoker.bots.base import RandomBot
+>>> report = duel("holdem", RandomBot(), RandomBot(), hands=20, seed=1)
+>>> report.hands, report.game
+(20, 'holdem')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from random import Random
+
+from dicepoker.bots.base import Bot
+from dicepoker.bots.registry import bot_names, create_bot
+from dicepoker.core.errors import ConfigError
+from dicepoker.core.state import State
+from dicepoker.core.types import JSON, Seat
+from dicepoker.games import holdem, peekpoker, peekpoker_actions
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the normal distribution."""
+DEALER: Seat = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HeadsUp:
+    """How to play one heads-up hand of a game: its first state with seat 0 dealing, its hand counter,
+    and each seat's chips between hands."""
+
+    start: Callable[[], State]
+    hand: Callable[[State], int]
+    stacks: Callable[[State], tuple[int, ...]]
+    stack: int
+
+
+def _holdem() -> HeadsUp:
+    game = holdem.HoldemGame(players=2)
+
+    def start() -> State:
+        # CM-3: seat 0 rolls high and deals.
+        return game.initial_state().apply(holdem.HighRoll(6)).apply(holdem.HighRoll(1))
+
+    def hand(state: State) -> int:
+        assert isinstance(state, holdem.HoldemState)
+        return state.hand
+
+    def stacks(state: State) -> tuple[int, ...]:
+        assert isinstance(state, holdem.HoldemState)
+        return state.chips()
+
+    return HeadsUp(start, hand, stacks, game.config.stack)
+
+
+def _peekpoker() -> HeadsUp:
+    game = peekpoker.PeekPokerGame(players=2)
+
+    def start() -> State:
+        return game.initial_state().apply(peekpoker_actions.HighRoll((6, 1)))
+
+    def hand(state: State) -> int:
+        assert isinstance(state, peekpoker.PeekPokerState)
+        return state.hand_number
+
+    def stacks(state: State) -> tuple[int, ...]:
+        assert isinstance(state, peekpoker.PeekPokerState)
+        return state.stacks  # chips at the start of the current hand: after the first hand, its result
+
+    return HeadsUp(start, hand, stacks, game.config.stack)
+
+
+GAMES: dict[str, Callable[[], HeadsUp]] = {"holdem": _holdem, "peekpoker": _peekpoker}
+
+
+@dataclass(frozen=True, slots=True)
+class DuelReport:
+    """Chips per hand won by the first bot from the second, with its 95% interval."""
+
+    game: str
+    bots: tuple[str, str]
+    hands: int
+    seed: int
+    results: tuple[int, ...]
+    """Chips the first bot won (negative: lost) in each hand."""
+
+    @property
+    def mean(self) -> float:
+        return sum(self.results) / len(self.results) if self.results else 0.0
+
+    @property
+    def stdev(self) -> float:
+        n = len(self.results)
+        if n < 2:
+            return 0.0
+        mean = self.mean
+        return math.sqrt(sum((r - mean) ** 2 for r in self.results) / (n - 1))
+
+    @property
+    def half_width(self) -> float:
+        """Half the width of the 95% confidence interval of :attr:`mean`."""
+        return Z95 * self.stdev / math.sqrt(len(self.results)) if self.results else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return self.mean - self.half_width, self.mean + self.half_width
+
+    @property
+    def command(self) -> str:
+        """The command line that reproduces this run."""
+        return f"dicepoker simulate {self.game} --bots {','.join(self.bots)} --hands {self.hands} --seed {self.seed}"
+
+    def summary(self) -> str:
+        """The result in words, with the command that reproduces it."""
+        low, high = self.interval
+        first, second = self.bots
+        return (
+            f"{self.game}: {first} vs {second} over {self.hands:,} heads-up hands (seed {self.seed})\n"
+            f"{first} wins {self.mean:+.2f} chips per hand from {second} "
+            f"(95% CI {low:+.2f} to {high:+.2f}; total {sum(self.results):+,})\n"
+            f"reproduce: {self.command}"
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        low, high = self.interval
+        return {
+            "game": self.game,
+            "bots": list(self.bots),
+            "hands": self.hands,
+            "seed": self.seed,
+            "chips_per_hand": self.mean,
+            "ci95": [low, high],
+            "half_width95": self.half_width,
+            "stdev": self.stdev,
+            "total_chips": sum(self.results),
+            "command": self.command,
+        }
+
+
+def play_hand(rules: HeadsUp, bots: Sequence[Bot], dice_rng: Random, bot_rng: Random) -> tuple[int, ...]:
+    """Play one hand from ``rules.start()``; ``bots[s]`` sits in seat ``s``. Each seat's chips after it."""
+    state = rules.start()
+    first_hand = rules.hand(state)
+    while rules.hand(state) == first_hand and not state.is_terminal:
+        if state.is_chance:
+            state = state.apply(state.sample_chance(dice_rng))
+            continue
+        to_act = state.to_act
+        assert isinstance(to_act, tuple)
+        # Simultaneous decisions (PeekPoker's aces) are all made from the same state, then applied.
+        choices = [(seat, bots[seat].choose(state.view(seat), state.legal_actions(seat), bot_rng)) for seat in to_act]
+        for seat, action in choices:
+            state = state.apply(action, seat)
+    return rules.stacks(state)
+
+
+def parse_bots(game: str, bots: str) -> tuple[Bot, Bot]:
+    """``"expert,equity"`` -> two fresh bots of ``game``; raises :class:`ConfigError` naming the choices."""
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    if len(names) != 2:
+        choices = ", ".join(bot_names(game))
+        raise ConfigError(f"--bots needs exactly two bots, e.g. --bots expert,equity (choose from: {choices})")
+    return create_bot(game, names[0]), create_bot(game, names[1])
+
+
+def duel(game: str, first: Bot, second: Bot, hands: int, seed: int) -> DuelReport:
+    """Play ``hands`` independent heads-up hands of ``game`` between two bots; see the module doc."""
+    if game not in GAMES:
+        raise ConfigError(f"no heads-up duels for {game!r}; choose one of: {', '.join(GAMES)}")
+    if hands < 1:
+        raise ConfigError(f"play at least one hand, got {hands}")
+    rules = GAMES[game]()
+    results = []
+    for index in range(hands):
+        dice_rng, bot_rng = Random(seed * 1_000_003 + index), Random(seed * 7_919 + index)
+        seat = index % 2  # the first bot's seat: seat 0 deals, so it deals the even hands
+        bots = (first, second) if seat == 0 else (second, first)
+        stacks = play_hand(rules, bots, dice_rng, bot_rng)
+        results.append(stacks[seat] - rules.stack)
+    return DuelReport(game, (first.name, second.name), hands, seed, tuple(results))

@@ -1,0 +1,142 @@
+"""``dicepoker replay FILE``: JSON-lines logs and Dice Hold'em hand histories; damaged or foreign files exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+import dicepoker.cli.replay  # noqa: F401  (registers the command)
+from dicepoker.cli.app import app
+from dicepoker.core.log import EventLog
+from dicepoker.core.match import Match
+from dicepoker.games.history import write_history
+from dicepoker.games.holdem import HoldemGame
+from dicepoker.games.registry import create, replay
+from dicepoker.tui.common import save_log
+
+runner = CliRunner()
+
+
+def holdem_match(finish: bool = True) -> Match:
+    """A short seeded game: the last legal action (the biggest raise) every time."""
+    match = Match(HoldemGame(players=3, stack=40), seed=5)
+    steps = 0
+    while not match.state.is_terminal and (finish or steps < 2):
+        match.act(match.state.legal_actions()[-1])
+        steps += 1
+    return match
+
+
+def run(path: Path, *extra: str) -> Result:
+    return runner.invoke(app, ["replay", str(path), *extra])
+
+
+def assert_refused(result: Result, *words: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error:")
+    assert "Traceback" not in result.output and "Traceback" not in result.stderr
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+    for word in words:
+        assert word in result.stderr
+
+
+def test_json_log_round_trip(tmp_path: Path) -> None:
+    match = Match(create("scorecard", players=1), seed=3)
+    while not match.state.is_terminal:
+        match.act(match.state.legal_actions()[-1])
+    path = tmp_path / "game.jsonl"
+    save_log(path, match.log)
+    result = run(path, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["game"] == "scorecard" and data["seed"] == 3
+    assert data["events"] == [e.to_json() for e in match.log.events]
+    assert data["result"] == match.state.result().to_json()
+    text = run(path)
+    assert text.exit_code == 0 and "Result:" in text.stdout
+
+
+def test_history_round_trip(tmp_path: Path) -> None:
+    match = holdem_match()
+    path = tmp_path / "game.phh"
+    path.write_text(write_history(match.log), encoding="utf-8")
+    result = run(path, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["game"] == "holdem" and data["config"] == {"players": 3, "stack": 40, "ante": 10}
+    assert data["seed"] == 5
+    assert data["events"] == [e.to_json() for e in match.log.events]
+    assert data["result"] == match.state.result().to_json()
+    assert replay(match.log)[-1] == match.state
+    text = run(path)
+    assert text.exit_code == 0 and "Result:" in text.stdout and "won by seat" in text.stdout
+
+
+def test_unfinished_history_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "unfinished.phh"
+    path.write_text(write_history(holdem_match(finish=False).log), encoding="utf-8")
+    result = run(path)
+    assert result.exit_code == 0, result.output
+    assert "unfinished" in result.stdout
+
+
+def damaged(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda t: damaged(t, '"p', '"x'), ["expected 'd <dice>' or 'p<seat> <action>'"]),
+        (lambda t: damaged(t, '"d draw ', '"d draw 9'), ["draw"]),
+        (lambda t: damaged(t, "actions = [", "actions = ["[:-1]), ["not a hand history"]),
+        (lambda t: damaged(t, 'variant = "holdem"', 'variant = "omaha"'), ["variant"]),
+        (lambda t: damaged(t, "players = 3", "players = 9"), ["bad config"]),
+        (lambda t: damaged(t, "players = 3", 'players = "three"'), ["bad config"]),
+        (lambda t: damaged(t, "seed = 5", 'seed = "five"'), ["integer seed"]),
+        (lambda t: t.split("actions = [")[0] + "actions = 3\n", ["actions list"]),
+    ],
+    ids=["bad-seat", "bad-die", "bad-toml", "other-variant", "bad-players", "text-players", "text-seed", "no-list"],
+)
+def test_damaged_history_exits_2(tmp_path: Path, change: object, words: list[str]) -> None:
+    path = tmp_path / "damaged.phh"
+    assert callable(change)
+    path.write_text(change(write_history(holdem_match().log)), encoding="utf-8")
+    assert_refused(run(path), *words)
+
+
+def test_history_with_an_illegal_action_exits_2(tmp_path: Path) -> None:
+    text = write_history(holdem_match().log)
+    first_bet = next(line for line in text.splitlines() if line.strip().startswith('"p'))
+    path = tmp_path / "illegal.phh"
+    path.write_text(text.replace(first_bet, '  "p0 raise 990",', 1), encoding="utf-8")
+    assert_refused(run(path), "event")
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"", ["empty file"]),
+        (b"hello world\n", ["not JSON"]),
+        (b'{"format": "something-else"}\n', ["not a dicepoker game log"]),
+        (b"\xff\xfe\x00binary", ["not a text file"]),
+        (b'[tool.poetry]\nname = "x"\n', ["not JSON"]),
+    ],
+    ids=["empty", "text", "other-json", "binary", "toml"],
+)
+def test_foreign_files_exit_2(tmp_path: Path, content: bytes, words: list[str]) -> None:
+    path = tmp_path / "foreign"
+    path.write_bytes(content)
+    assert_refused(run(path), *words)
+
+
+def test_damaged_json_log_and_missing_file_exit_2(tmp_path: Path) -> None:
+    log = holdem_match().log
+    path = tmp_path / "game.jsonl"
+    path.write_text(EventLog(log.game, log.config, log.seed, log.events[:5]).to_jsonl() + '{"seat": 0}\n')
+    assert_refused(run(path), "line 7")
+    assert_refused(run(tmp_path / "missing.jsonl"))

@@ -1,0 +1,160 @@
+"""``dicepoker play holdem``: seeded games against bots through stdin, hot-seat, bad commands, quitting, saving.
+
+Most games run in-process (commands from a text buffer); two run the real command through a pipe to check
+the exit status, the end of input and ``--save`` followed by ``dicepoker replay``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+import dicepoker.cli.holdem  # noqa: F401  (registers the commands)
+from dicepoker.cli.app import app
+from dicepoker.dice.suited import format_suited
+from dicepoker.games.betting import Bet, Call, Check
+from dicepoker.games.history import read_history
+from dicepoker.games.registry import replay
+from dicepoker.tui.common import LineReader
+from dicepoker.tui.holdem import HoldemClient
+
+CLI = "from dicepoker.cli import main; main()"
+PASSIVE = "call\ncheck\n" * 400
+"""Always one legal action per decision: 'call' when facing a bet, else 'check' (the other is refused)."""
+
+
+def play(commands: str, **options: Any) -> tuple[HoldemClient, str, int]:
+    out = io.StringIO()
+    console = Console(file=out, width=200, color_system=None)
+    client = HoldemClient(console=console, reader=LineReader(io.StringIO(commands)), **options)
+    status = client.run()
+    return client, out.getvalue(), status
+
+
+def run_cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", CLI, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+# -- whole games ------------------------------------------------------------------------------------
+def test_seeded_game_against_a_bot_to_the_end() -> None:
+    client, out, status = play(PASSIVE, opponents=["expert"], stack=50, seed=4)
+    assert status == 0
+    state = client.state
+    assert state.is_terminal or "You have no chips left" in out
+    assert "Showdown of hand 1" in out
+    assert "Main pot 80 -> You 80: straight 5 4 3 2 1 over Expert 1's straight 5 4 3 2 1" in out
+    assert "same dice, more of one suit (HE-11)" in out
+    assert "Everyone checked the Flop: its dice are re-rolled (HE-6)." in out
+    assert "Game over: You won" in out
+    # The same seed gives the same game: the dice come from the seed, the bot's choices from its own stream.
+    assert play(PASSIVE, opponents=["expert"], stack=50, seed=4)[0].match.log == client.match.log
+
+
+def test_you_see_only_your_own_pocket_dice() -> None:
+    client, out, _ = play("check\nquit\n", opponents=["random"], players=3, seed=2)
+    state = client.state
+    mine = format_suited(state.pockets[0])
+    shown = [line for line in out.splitlines() if line.startswith("Your dice:")]
+    assert shown and all(" ".join(line.split()[2:4]) == mine for line in shown)
+    for seat in (1, 2):
+        theirs = format_suited(state.pockets[seat])
+        assert not any(theirs in line for line in out.splitlines() if "dice" in line.lower())
+
+
+def test_six_players_against_mixed_bots() -> None:
+    client, out, status = play(PASSIVE, players=6, opponents=["random,equity,expert,random,equity"], stack=30, seed=8)
+    assert status == 0
+    assert "Random 1" in out and "Equity 2" in out and "Expert 3" in out
+    assert client.state.is_terminal or "You have no chips left: your game is over." in out
+
+
+def test_hot_seat_players_take_turns() -> None:
+    client, out, status = play(PASSIVE, opponents=["human"], stack=30, seed=3)
+    assert status == 0 and client.state.is_terminal
+    assert "Player 1 > " in out and "Player 2 > " in out
+    assert {event.seat for event in client.match.log.events} == {None, 0, 1}
+    assert "Player 2, your turn (others, look away)." in out
+
+
+# -- commands ---------------------------------------------------------------------------------------
+def test_bad_commands_are_refused_and_change_nothing() -> None:
+    commands = "foo\nraise 5\nbet 999\nbet\ncall\nhighroll 3\nresign\ntimeout\n\nallin\nquit\n"
+    client, out, status = play(commands, opponents=["expert"], seed=1)
+    assert status == 0
+    assert out.count("not accepted:") == 10
+    assert "cannot read action 'foo'" in out
+    assert "bet above the maximum: 999 > 10" in out
+    assert "bet needs one whole amount" in out
+    assert "nothing to call: check instead" in out
+    assert "'highroll 3' is not a betting command" in out
+    assert "all-in (990) is not possible: the most you may put in now is 10 (HE-5)" in out
+    assert "Legal: check, bet 10" in out
+    assert not any(event.seat == 0 for event in client.match.log.events)
+    assert "You left the table." in out
+
+
+def test_help_status_and_all_in() -> None:
+    client, out, _ = play("help\nstatus\nallin\nquit\n", opponents=["random"], stack=20, seed=6)
+    assert "raise 20         raise to 20" in out
+    assert out.count("Pot: 20") >= 2
+    assert "bet 10 (all-in)" in out
+    first = next(event for event in client.match.log.events if event.seat == 0)
+    assert client.match.game.parse_action(first.action) in (Bet(10), Call(), Check())
+
+
+def test_quit_and_end_of_input_save_the_history(tmp_path: Path) -> None:
+    path = tmp_path / "left.phh"
+    client, out, status = play("check\n", opponents=["equity"], seed=5, save=path)
+    assert status == 0
+    assert "End of input: leaving the game unfinished." in out
+    assert f"Saved the hand history to {path}" in out
+    log = read_history(path.read_text(encoding="utf-8"))
+    assert log == client.match.log
+    assert replay(log)[-1] == client.state
+
+
+# -- through a real process -------------------------------------------------------------------------
+def test_full_game_through_a_pipe_then_replay(tmp_path: Path) -> None:
+    path = tmp_path / "game.phh"
+    game = run_cli("play", "holdem", "--stack", "50", "--seed", "4", "--save", str(path), stdin=PASSIVE)
+    assert game.returncode == 0, game.stderr
+    assert "Game over:" in game.stdout and game.stderr == ""
+    replayed = run_cli("replay", str(path), "--json", stdin="")
+    assert replayed.returncode == 0, replayed.stderr
+    data = json.loads(replayed.stdout)
+    assert data["game"] == "holdem" and data["seed"] == 4
+    assert data["result"] == {"winners": [0], "scores": [100, 0], "reason": "the last player with chips wins (HE-15)"}
+
+
+def test_end_of_input_through_a_pipe_exits_0(tmp_path: Path) -> None:
+    path = tmp_path / "eof.phh"
+    done = run_cli("play", "holdem", "--vs", "random", "--seed", "1", "--save", str(path), stdin="check\n")
+    assert done.returncode == 0 and done.stderr == ""
+    assert "End of input: leaving the game unfinished." in done.stdout
+    replayed = run_cli("replay", str(path), stdin="")
+    assert replayed.returncode == 0 and "unfinished" in replayed.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--vs", "bogus"], "no opponent 'bogus'"),
+        (["--players", "7"], "2 to 6 players"),
+        (["--stack", "15"], "multiples of 10"),
+        (["--players", "3", "--vs", "expert,random,equity"], "3 opponents for the 2 other seats"),
+    ],
+)
+def test_bad_options_exit_2(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, ["play", "holdem", *args], input="")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error:") and message in result.stderr.replace("\n", " ")
