@@ -34,3 +34,16 @@ def user_errors() -> Iterator[None]:
 
 def print_json(data: JSON) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def print_duel(game: str, bots: str, hands: int, seed: int | None, as_json: bool) -> None:
+    """The body of ``dicepoker simulate <betting game>``: a seeded heads-up duel, as text or JSON."""
+    from dicepoker.analysis.duel import duel, parse_bots  # lazy: keeps the command's start-up light
+    from dicepoker.tui.common import pick_seed
+
+    first, second = parse_bots(game, bots)
+    report = duel(game, first, second, hands, pick_seed(seed))
+    if as_json:
+        print_json(report.to_json())
+    else:
+        console.print(report.summary(), markup=False, soft_wrap=True)

@@ -9,7 +9,7 @@ import typer
 
 from dicepoker.analysis.holdem_odds import category_probabilities, equity
 from dicepoker.cli.app import equity_app, hand_app, odds_app, play_app, simulate_app
-from dicepoker.cli.common import console, print_json, user_errors
+from dicepoker.cli.common import console, print_duel, print_json, user_errors
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.suited import best_value, category_of, describe, parse_suited
 
@@ -102,15 +102,7 @@ def simulate(
     Example: dicepoker simulate holdem --bots expert,equity --hands 2000 --seed 1
     """
     with user_errors():
-        from dicepoker.analysis.duel import duel, parse_bots
-        from dicepoker.tui.common import pick_seed
-
-        first, second = parse_bots("holdem", bots)
-        report = duel("holdem", first, second, hands, pick_seed(seed))
-        if as_json:
-            print_json(report.to_json())
-        else:
-            console.print(report.summary(), markup=False, soft_wrap=True)
+        print_duel("holdem", bots, hands, seed, as_json)
 
 
 @play_app.command("holdem")

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from dicepoker.cli.app import equity_app, odds_app, play_app, simulate_app
-from dicepoker.cli.common import console, print_json, user_errors
+from dicepoker.cli.common import console, print_duel, print_json, user_errors
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.poker import HandCategory, PokerDice, parse_dice
 
@@ -163,12 +163,4 @@ def simulate(
     Example: dicepoker simulate peekpoker --bots expert,equity --hands 2000 --seed 1
     """
     with user_errors():
-        from dicepoker.analysis.duel import duel, parse_bots
-        from dicepoker.tui.common import pick_seed
-
-        first, second = parse_bots("peekpoker", bots)
-        report = duel("peekpoker", first, second, hands, pick_seed(seed))
-        if as_json:
-            print_json(report.to_json())
-        else:
-            console.print(report.summary(), markup=False, soft_wrap=True)
+        print_duel("peekpoker", bots, hands, seed, as_json)
