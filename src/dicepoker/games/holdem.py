@@ -11,12 +11,10 @@ the dice of that suit left, face 1/6), so a node has at most 24 outcomes.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from random import Random
-from typing import ClassVar
 
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
 from dicepoker.core.game import Game, unknown_action
@@ -31,10 +29,30 @@ from dicepoker.core.types import (
     Seat,
     Timeout,
     ToAct,
-    View,
 )
 from dicepoker.dice.suited import BAG, HandCategory, Suit, SuitedDie, best_value, category_of, parse_suited
-from dicepoker.games.betting import Betting, BettingRules, Check, Fold, Payout, Pot, parse_betting_action
+from dicepoker.games.betting import Betting, BettingRules, Check, Fold, parse_betting_action
+from dicepoker.games.holdem_actions import FLOP_REROLLS, HIGH_ROLLS, Draw, FlopReroll, HighRoll, Phase
+from dicepoker.games.holdem_view import (
+    HoldemView,
+    Showdown,
+    dice_from_json,
+    dice_json,
+    showdown_from_json,
+    showdown_json,
+)
+
+__all__ = [
+    "Draw",
+    "FlopReroll",
+    "HighRoll",
+    "HoldemConfig",
+    "HoldemGame",
+    "HoldemState",
+    "HoldemView",
+    "Phase",
+    "Showdown",
+]
 
 # -- constants --------------------------------------------------------------------------------------
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -43,49 +61,6 @@ POCKET = 2
 BOARD_AFTER = (0, 3, 4, 5)
 """Community dice on the table during each betting round (Open, Flop, Turn, River)."""
 STREETS = ("open", "flop", "turn", "river")
-
-
-class Phase(enum.Enum):
-    HIGH_ROLL = "high-roll"
-    HAND = "hand"
-    OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class HighRoll(ChanceAction):
-    """CM-3: the next contender for the first deal rolls one die."""
-
-    face: int
-    keyword: ClassVar[str] = "highroll"
-
-    def __str__(self) -> str:
-        return f"highroll {self.face}"
-
-
-@dataclass(frozen=True, slots=True)
-class Draw(ChanceAction):
-    """DI-3: one die drawn from the bag (its suit) and rolled (its face)."""
-
-    die: SuitedDie
-    keyword: ClassVar[str] = "draw"
-
-    def __str__(self) -> str:
-        return f"draw {self.die[0]}{self.die[1].letter}"
-
-
-@dataclass(frozen=True, slots=True)
-class FlopReroll(ChanceAction):
-    """HE-6: the next Flop die is re-rolled (same die, new face)."""
-
-    face: int
-    keyword: ClassVar[str] = "reroll"
-
-    def __str__(self) -> str:
-        return f"reroll {self.face}"
-
-
-HIGH_ROLLS = tuple((HighRoll(face), Fraction(1, 6)) for face in range(1, 7))
-FLOP_REROLLS = tuple((FlopReroll(face), Fraction(1, 6)) for face in range(1, 7))
 
 
 # -- config -----------------------------------------------------------------------------------------
@@ -112,17 +87,6 @@ class HoldemConfig:
         """HE-5: 10 in the Open and Flop, 10 or 20 in the Turn and River, at most three raises."""
         ranges = ((10, 10), (10, 10), (10, 20), (10, 20))
         return BettingRules.spread_limit(ranges, ante=self.ante, raise_cap=4, unit=UNIT)
-
-
-@dataclass(frozen=True, slots=True)
-class Showdown:
-    """The public record of how the last hand ended (who showed what, who won which pot)."""
-
-    hand: int
-    shown: tuple[tuple[Seat, tuple[SuitedDie, ...], int], ...]
-    """(seat, pocket dice, best hand value) for every player who showed."""
-    board: tuple[SuitedDie, ...]
-    payouts: tuple[Payout, ...]
 
 
 # -- state ------------------------------------------------------------------------------------------
@@ -411,66 +375,15 @@ class HoldemState(State):
             "dealer": self.dealer,
             "hand": self.hand,
             "betting": None if self.betting is None else self.betting.to_json(),
-            "pockets": [_dice_json(p) for p in self.pockets],
-            "board": _dice_json(self.board),
+            "pockets": [dice_json(p) for p in self.pockets],
+            "board": dice_json(self.board),
             "bag": list(self.bag),
             "rerolls_left": self.rerolls_left,
             "flop_rerolled": self.flop_rerolled,
             "resigned": sorted(self.resigned),
-            "last_showdown": None if self.last_showdown is None else _showdown_json(self.last_showdown),
+            "last_showdown": None if self.last_showdown is None else showdown_json(self.last_showdown),
             "game_winners": sorted(self.game_winners),
             "reason": self.reason,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class HoldemView(View):
-    seat: Seat | None
-    players: int
-    phase: Phase
-    hand: int
-    dealer: Seat
-    street: str | None
-    stacks: tuple[int, ...]
-    bets: tuple[int, ...]
-    pots: tuple[tuple[int, tuple[Seat, ...]], ...]
-    in_hand: tuple[bool, ...]
-    pocket: tuple[SuitedDie, ...]
-    pocket_counts: tuple[int, ...]
-    board: tuple[SuitedDie, ...]
-    to_act: tuple[Seat, ...]
-    rolling: bool
-    raise_count: int
-    last_showdown: Showdown | None
-    resigned: frozenset[Seat]
-    over: bool
-
-    @property
-    def pot_total(self) -> int:
-        return sum(amount for amount, _ in self.pots)  # Betting.pots already holds this round's bets
-
-    def to_json(self) -> dict[str, JSON]:
-        return {
-            "game": "holdem",
-            "seat": self.seat,
-            "players": self.players,
-            "phase": self.phase.value,
-            "hand": self.hand,
-            "dealer": self.dealer,
-            "street": self.street,
-            "stacks": list(self.stacks),
-            "bets": list(self.bets),
-            "pots": [{"amount": amount, "eligible": list(seats)} for amount, seats in self.pots],
-            "in_hand": list(self.in_hand),
-            "pocket": _dice_json(self.pocket),
-            "pocket_counts": list(self.pocket_counts),
-            "board": _dice_json(self.board),
-            "to_act": list(self.to_act),
-            "rolling": self.rolling,
-            "raise_count": self.raise_count,
-            "last_showdown": None if self.last_showdown is None else _showdown_json(self.last_showdown),
-            "resigned": sorted(self.resigned),
-            "over": self.over,
         }
 
 
@@ -539,51 +452,15 @@ class HoldemGame(Game[HoldemConfig, HoldemState]):
                 dealer=int(data["dealer"]),
                 hand=int(data["hand"]),
                 betting=None if betting is None else Betting.from_json(config.betting_rules(), betting),
-                pockets=tuple(_dice_from_json(p) for p in data["pockets"]),
-                board=_dice_from_json(data["board"]),
+                pockets=tuple(dice_from_json(p) for p in data["pockets"]),
+                board=dice_from_json(data["board"]),
                 bag=tuple(int(v) for v in data["bag"]),
                 rerolls_left=int(data["rerolls_left"]),
                 flop_rerolled=bool(data["flop_rerolled"]),
                 resigned=frozenset(int(v) for v in data["resigned"]),
-                last_showdown=None if showdown is None else _showdown_from_json(showdown),
+                last_showdown=None if showdown is None else showdown_from_json(showdown),
                 game_winners=frozenset(int(v) for v in data["game_winners"]),
                 reason=str(data["reason"]),
             )
         except (KeyError, TypeError, ValueError, NotationError) as exc:
             raise ValueError(f"not a holdem state: {exc}") from exc
-
-
-# -- private helpers --------------------------------------------------------------------------------
-def _dice_json(dice: Sequence[SuitedDie]) -> list[str]:
-    return [f"{face}{suit.letter}" for face, suit in dice]
-
-
-def _dice_from_json(words: Sequence[str]) -> tuple[SuitedDie, ...]:
-    # Not parse_suited: a redrawn secret in tests may hold any dice; the bag is checked by the rules.
-    return tuple((int(w[0]), Suit("rbwy".index(w[1]))) for w in words)
-
-
-def _showdown_json(showdown: Showdown) -> dict[str, JSON]:
-    return {
-        "hand": showdown.hand,
-        "shown": [{"seat": s, "pocket": _dice_json(p), "value": v} for s, p, v in showdown.shown],
-        "board": _dice_json(showdown.board),
-        "payouts": [
-            {
-                "amount": p.pot.amount,
-                "eligible": list(p.pot.eligible),
-                "winners": list(p.winners),
-                "shares": list(p.shares),
-            }
-            for p in showdown.payouts
-        ],
-    }
-
-
-def _showdown_from_json(data: Mapping[str, JSON]) -> Showdown:
-    shown = tuple((int(x["seat"]), _dice_from_json(x["pocket"]), int(x["value"])) for x in data["shown"])
-    payouts = tuple(
-        Payout(Pot(int(p["amount"]), tuple(p["eligible"])), tuple(p["winners"]), tuple(p["shares"]))
-        for p in data["payouts"]
-    )
-    return Showdown(int(data["hand"]), shown, _dice_from_json(data["board"]), payouts)
