@@ -12,11 +12,13 @@ the dice of that suit left, face 1/6), so a node has at most 24 outcomes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from random import Random
 
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
+from dicepoker.core.frozen import evolve
 from dicepoker.core.game import Game, unknown_action
 from dicepoker.core.state import State
 from dicepoker.core.types import (
@@ -61,6 +63,8 @@ POCKET = 2
 BOARD_AFTER = (0, 3, 4, 5)
 """Community dice on the table during each betting round (Open, Flop, Turn, River)."""
 STREETS = ("open", "flop", "turn", "river")
+FACES = frozenset(range(1, 7))
+SUITS = frozenset(Suit)
 
 
 # -- config -----------------------------------------------------------------------------------------
@@ -90,7 +94,8 @@ class HoldemConfig:
 
 
 # -- state ------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+# No slots: evolve() copies a state as one dict, the fastest way to build the many states of a hand.
+@dataclass(frozen=True)
 class HoldemState(State):
     config: HoldemConfig
     stacks: tuple[int, ...]
@@ -112,7 +117,7 @@ class HoldemState(State):
     reason: str = ""
 
     # -- whose turn ---------------------------------------------------------------------------------
-    @property
+    @cached_property  # asked many times per state; evolve() drops it from the next state
     def to_act(self) -> ToAct:
         if self.phase is Phase.OVER:
             return ()
@@ -123,7 +128,7 @@ class HoldemState(State):
 
     def _dice_due(self) -> bool:
         assert self.betting is not None
-        dealt = sum(len(p) for p in self.pockets)
+        dealt = sum(map(len, self.pockets))
         return (
             dealt < POCKET * len(self.betting.order)
             or len(self.board) < BOARD_AFTER[self.betting.round]
@@ -180,13 +185,32 @@ class HoldemState(State):
                 raise IllegalAction(f"seat {seat} has already resigned")
             return
         if isinstance(action, ChanceAction):
-            if action not in {outcome for outcome, _ in self.chance_outcomes()}:
-                raise IllegalAction(f"{action} is not a possible outcome here")
+            self._check_chance(action)
             return
         if isinstance(action, Timeout):
             return
         assert self.betting is not None
         self.betting.check(action)
+
+    def _check_chance(self, action: ChanceAction) -> None:
+        """Exactly the outcomes of :meth:`chance_outcomes`, without building them (this is the hot path)."""
+        expected: type[ChanceAction]
+        if self.phase is Phase.HIGH_ROLL:
+            expected, word = HighRoll, "highroll"
+        elif self.rerolls_left:
+            expected, word = FlopReroll, "reroll"
+        else:
+            expected, word = Draw, "draw"
+        if type(action) is not expected:
+            raise IllegalAction(f"{action} is not a possible outcome here: waiting for a {word}")
+        if isinstance(action, Draw):
+            face, suit = action.die
+            possible = face in FACES and suit in SUITS and self.bag[suit] > 0
+        else:
+            assert isinstance(action, (HighRoll, FlopReroll))
+            possible = action.face in FACES
+        if not possible:
+            raise IllegalAction(f"{action} is not a possible outcome here")
 
     # -- apply --------------------------------------------------------------------------------------
     def _next(self, action: Action, seat: Seat | None) -> HoldemState:
@@ -197,7 +221,7 @@ class HoldemState(State):
         if isinstance(action, FlopReroll):
             index = len(BOARD_AFTER) - 1 - self.rerolls_left
             board = (*self.board[:index], (action.face, self.board[index][1]), *self.board[index + 1 :])
-            return replace(self, board=board, rerolls_left=self.rerolls_left - 1)._advance()
+            return evolve(self, board=board, rerolls_left=self.rerolls_left - 1)._advance()
         if isinstance(action, Resign):
             assert seat is not None
             return self._resign(seat)
@@ -205,17 +229,17 @@ class HoldemState(State):
         if isinstance(action, Timeout):
             # HE-16: check if possible, else fold.
             action = Fold() if self.betting.options().can_fold else Check()
-        return replace(self, betting=self.betting.apply(action))._advance()
+        return evolve(self, betting=self.betting.apply_checked(action))._advance()
 
     def _high_roll(self, face: int) -> HoldemState:
         rolls = (*self.high_rolls, face)
         if len(rolls) < len(self.contenders):
-            return replace(self, high_rolls=rolls)
+            return evolve(self, high_rolls=rolls)
         top = max(rolls)
         tied = tuple(s for s, r in zip(self.contenders, rolls, strict=True) if r == top)
         if len(tied) > 1:
-            return replace(self, contenders=tied, high_rolls=())
-        return replace(self, contenders=(), high_rolls=())._start_hand(tied[0])
+            return evolve(self, contenders=tied, high_rolls=())
+        return evolve(self, contenders=(), high_rolls=())._start_hand(tied[0])
 
     def _draw(self, die: SuitedDie) -> HoldemState:
         bag = tuple(n - (suit == die[1]) for suit, n in enumerate(self.bag))
@@ -223,8 +247,8 @@ class HoldemState(State):
         if sum(len(p) for p in self.pockets) < POCKET * len(self.betting.order):
             seat = self._next_pocket_seat()
             pockets = tuple((*p, die) if s == seat else p for s, p in enumerate(self.pockets))
-            return replace(self, pockets=pockets, bag=bag)
-        return replace(self, board=(*self.board, die), bag=bag)
+            return evolve(self, pockets=pockets, bag=bag)
+        return evolve(self, board=(*self.board, die), bag=bag)
 
     def _advance(self) -> HoldemState:
         """Close finished betting rounds until dice or a player are needed, or the hand is settled."""
@@ -237,9 +261,9 @@ class HoldemState(State):
                 return state._settle()
             if betting.round == 1 and not state.flop_rerolled and betting.raise_count == 0 and betting.acted:
                 # HE-6: every player checked the Flop: its dice are re-rolled once, then the Turn.
-                state = replace(state, rerolls_left=3, flop_rerolled=True)
+                state = evolve(state, rerolls_left=3, flop_rerolled=True)
                 continue
-            state = replace(state, betting=betting.next_round())
+            state = evolve(state, betting=betting.next_round())
 
     # -- hands ----------------------------------------------------------------------------------------
     def _start_hand(self, dealer: Seat) -> HoldemState:
@@ -248,14 +272,14 @@ class HoldemState(State):
         betting = Betting.start_hand(self.config.betting_rules(), dealt_in, dealer)
         if self.resigned:
             # Resigned players keep their chips on the table but are never dealt in again (CM-5).
-            betting = replace(
+            betting = evolve(
                 betting,
                 stacks=tuple(
                     chips if s not in self.resigned else self.stacks[s] for s, chips in enumerate(betting.stacks)
                 ),
             )
         empty: tuple[SuitedDie, ...] = ()
-        return replace(
+        return evolve(
             self,
             phase=Phase.HAND,
             dealer=dealer,
@@ -280,7 +304,7 @@ class HoldemState(State):
         betting, payouts = betting.award({seat: value for seat, _, value in shown})
         record = Showdown(self.hand, tuple(shown), self.board, payouts)
         stacks = betting.stacks
-        state = replace(self, stacks=stacks, betting=None, last_showdown=record, pockets=(), board=())
+        state = evolve(self, stacks=stacks, betting=None, last_showdown=record, pockets=(), board=())
         flushes = frozenset(s for s, _, v in shown if category_of(v) is HandCategory.YAHTZEE_FLUSH)
         if flushes:
             return state._over(flushes, "a Yahtzee flush at showdown wins the game (HE-12)")
@@ -290,20 +314,20 @@ class HoldemState(State):
         return state._start_hand(_next_live_dealer(stacks, self.dealer, self.resigned))
 
     def _over(self, winners: frozenset[Seat], reason: str) -> HoldemState:
-        return replace(self, phase=Phase.OVER, betting=None, game_winners=winners, reason=reason)
+        return evolve(self, phase=Phase.OVER, betting=None, game_winners=winners, reason=reason)
 
     def _resign(self, seat: Seat) -> HoldemState:
         """CM-5: the player folds (if in a hand) and is never dealt in again; the last one left wins."""
-        state = replace(self, resigned=self.resigned | {seat})
+        state = evolve(self, resigned=self.resigned | {seat})
         alive = [s for s in range(self.config.players) if s not in state.resigned]
         if state.phase is Phase.HIGH_ROLL:
             if len(alive) == 1:
                 return state._over(frozenset(alive), f"seat {seat} resigned")
             contenders = tuple(s for s in self.contenders if s != seat)
-            return replace(state, contenders=contenders, high_rolls=())
+            return evolve(state, contenders=contenders, high_rolls=())
         if state.betting is None:
             return state
-        return replace(state, betting=state.betting.fold_seat(seat))._advance()
+        return evolve(state, betting=state.betting.fold_seat(seat))._advance()
 
     # -- result -------------------------------------------------------------------------------------
     def chips(self) -> tuple[int, ...]:
@@ -363,7 +387,7 @@ class HoldemState(State):
             bag[suit] -= 1
             fresh.append((rng.randint(1, 6), suit))
         pockets = tuple(tuple(fresh) if s == seat else p for s, p in enumerate(self.pockets))
-        return replace(self, pockets=pockets, bag=tuple(bag))
+        return evolve(self, pockets=pockets, bag=tuple(bag))
 
     def to_json(self) -> dict[str, JSON]:
         return {

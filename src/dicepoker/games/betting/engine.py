@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from dicepoker.core.errors import IllegalAction
+from dicepoker.core.frozen import evolve
 from dicepoker.core.types import JSON, Action, Seat
 from dicepoker.games.betting.actions import Bet, BettingAction, Call, Check, Fold, Raise
 from dicepoker.games.betting.rules import BettingRules, Limit, Options, Payout, Pot, RoundLimit
 
 
-@dataclass(frozen=True, slots=True)
+# No slots: evolve() copies a state as one dict, the fastest way to build the many states of a hand.
+@dataclass(frozen=True)
 class Betting:
     """The money of one hand. Build it with :meth:`start_hand`; every method returns a new value."""
 
@@ -54,7 +56,7 @@ class Betting:
             paid = min(amount, stacks[seat])
             stacks[seat] -= paid
             bets[seat] += paid
-        return replace(self, stacks=tuple(stacks), bets=tuple(bets))
+        return evolve(self, stacks=tuple(stacks), bets=tuple(bets))
 
     def _open_round(self, index: int) -> Betting:
         order, bets = self.order, self.bets
@@ -68,10 +70,8 @@ class Betting:
         queue = tuple(s for s in rotated if self.in_hand[s] and self.stacks[s] and self._effective_stack(s))
         if len(queue) == 1 and bets[queue[0]] >= max(bets):
             queue = ()
-        state = replace(
-            self, round=index, queue=queue, acted=frozenset(), raise_size=0, raise_count=0, short_all_ins=()
-        )
-        return state if state.players_in > 1 else replace(state, queue=())
+        state = evolve(self, round=index, queue=queue, acted=frozenset(), raise_size=0, raise_count=0, short_all_ins=())
+        return state if state.players_in > 1 else evolve(state, queue=())
 
     def _effective_stack(self, seat: Seat) -> int:
         """What ``seat`` can still lose to the others (PokerKit's definition)."""
@@ -209,14 +209,18 @@ class Betting:
     def apply(self, action: Action) -> Betting:
         """The betting after ``action`` by the seat to act; raises :class:`IllegalAction` if illegal."""
         self.check(action)
+        return self.apply_checked(action)
+
+    def apply_checked(self, action: Action) -> Betting:
+        """:meth:`apply` for an action that already passed :meth:`check` (a game's own check)."""
         seat = self.queue[0]
         acted = self.acted | {seat}
         if isinstance(action, Fold):
             in_hand = tuple(False if s == seat else flag for s, flag in enumerate(self.in_hand))
-            return replace(self, in_hand=in_hand, acted=acted)._after_action(self.queue[1:])
+            return evolve(self, in_hand=in_hand, acted=acted)._after_action(self.queue[1:])
         if isinstance(action, (Check, Call)):
             moved = self._post({seat: self.owed(seat)})
-            return replace(moved, acted=acted)._after_action(self.queue[1:])
+            return evolve(moved, acted=acted)._after_action(self.queue[1:])
         assert isinstance(action, (Bet, Raise))
         return self._raise(seat, action.to, acted)
 
@@ -230,17 +234,17 @@ class Betting:
             acted = frozenset((seat,))
         raise_size = max(self.raise_size, increment)
         shorts = () if moved.stacks[seat] else (*self.short_all_ins, increment)
-        state = replace(
+        state = evolve(
             moved, acted=acted, raise_size=raise_size, raise_count=self.raise_count + 1, short_all_ins=shorts
         )
         if shorts and sum(shorts) >= state._full_raise():
-            state = replace(state, short_all_ins=())
+            state = evolve(state, short_all_ins=())
         return state._after_action(queue)
 
     def _after_action(self, queue: tuple[Seat, ...]) -> Betting:
         if not queue or self.players_in <= 1:
             queue = ()
-        return replace(self, queue=queue)
+        return evolve(self, queue=queue)
 
     def fold_seat(self, seat: Seat) -> Betting:
         """Take ``seat`` out of the hand even off turn (CM-5 resignation; a timeout folds on turn)."""
@@ -248,7 +252,7 @@ class Betting:
             return self
         in_hand = tuple(False if s == seat else flag for s, flag in enumerate(self.in_hand))
         queue = tuple(s for s in self.queue if s != seat)
-        return replace(self, in_hand=in_hand, acted=self.acted | {seat})._after_action(queue)
+        return evolve(self, in_hand=in_hand, acted=self.acted | {seat})._after_action(queue)
 
     # -- persistence --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, JSON]:
@@ -308,7 +312,7 @@ class Betting:
             stacks[seat] += bet - kept
             contributed[seat] += kept
         zero = (0,) * len(bets)
-        return replace(self, stacks=tuple(stacks), bets=zero, contributed=tuple(contributed))
+        return evolve(self, stacks=tuple(stacks), bets=zero, contributed=tuple(contributed))
 
     def next_round(self) -> Betting:
         """Collect this round and open the next one (whose queue is empty when nobody can bet)."""
@@ -360,7 +364,7 @@ class Betting:
                 stacks[seat] += amount
             payouts.append(Payout(pot, winners, shares))
         zero = (0,) * len(stacks)
-        return replace(self, stacks=tuple(stacks), contributed=zero, queue=()), tuple(payouts)
+        return evolve(self, stacks=tuple(stacks), contributed=zero, queue=()), tuple(payouts)
 
 
 # -- sessions of many hands -------------------------------------------------------------------------
