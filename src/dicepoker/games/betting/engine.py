@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from dicepoker.core.errors import IllegalAction
@@ -11,6 +12,8 @@ from dicepoker.core.frozen import evolve
 from dicepoker.core.types import JSON, Action, Seat
 from dicepoker.games.betting.actions import Bet, BettingAction, Call, Check, Fold, Raise
 from dicepoker.games.betting.rules import BettingRules, Limit, Options, Payout, Pot, RoundLimit
+
+FOLD, CHECK, CALL = Fold(), Check(), Call()
 
 
 # No slots: evolve() copies a state as one dict, the fastest way to build the many states of a hand.
@@ -114,18 +117,28 @@ class Betting:
 
     def options(self) -> Options:
         """The kinds and amounts open to the seat to act; raises :class:`IllegalAction` between rounds."""
+        if self._options is None:
+            raise IllegalAction("nobody is to act: the betting round is over")
+        return self._options
+
+    @cached_property  # asked by legal_actions and again by check: computed once per betting state
+    def _options(self) -> Options | None:
         seat = self.to_act
         if seat is None:
-            raise IllegalAction("nobody is to act: the betting round is over")
+            return None
         call = self.owed(seat)
         return Options(seat, call > 0, call, self._raise_range(seat), self.current_bet == 0, self.rules.unit)
 
     def legal_actions(self) -> tuple[BettingAction, ...]:
         """Every legal action of the seat to act (each raise amount, in units)."""
-        if self.to_act is None:
+        return self._legal_actions
+
+    @cached_property
+    def _legal_actions(self) -> tuple[BettingAction, ...]:
+        opts = self._options
+        if opts is None:
             return ()
-        opts = self.options()
-        actions: list[BettingAction] = [Fold(), Call()] if opts.can_fold else [Check()]
+        actions: list[BettingAction] = [FOLD, CALL] if opts.can_fold else [CHECK]
         if opts.raise_to is not None:
             low, high = opts.raise_to
             amounts = [*range(low, high, opts.step), high]
@@ -195,10 +208,11 @@ class Betting:
         word = "bet" if self.current_bet == 0 else "raise"
         if isinstance(action, Bet) != (word == "bet"):
             raise IllegalAction(f"{action.keyword} is not possible here: {word} instead")
-        refusal = self._raise_refusal(seat)
-        if refusal is not None:
-            raise IllegalAction(f"cannot {word}: {refusal}")
-        low, high = self._raise_range(seat) or (0, 0)
+        options = self._options
+        assert options is not None
+        if options.raise_to is None:
+            raise IllegalAction(f"cannot {word}: {self._raise_refusal(seat)}")
+        low, high = options.raise_to
         if action.to < low:
             raise IllegalAction(f"{word} below the minimum: {action.to} < {low}")
         if action.to > high:
@@ -215,12 +229,20 @@ class Betting:
         """:meth:`apply` for an action that already passed :meth:`check` (a game's own check)."""
         seat = self.queue[0]
         acted = self.acted | {seat}
+        queue = self.queue[1:]
         if isinstance(action, Fold):
             in_hand = tuple(False if s == seat else flag for s, flag in enumerate(self.in_hand))
-            return evolve(self, in_hand=in_hand, acted=acted)._after_action(self.queue[1:])
+            if sum(in_hand) <= 1:
+                queue = ()
+            return evolve(self, in_hand=in_hand, acted=acted, queue=queue)
         if isinstance(action, (Check, Call)):
-            moved = self._post({seat: self.owed(seat)})
-            return evolve(moved, acted=acted)._after_action(self.queue[1:])
+            # One copy instead of three (post, mark acted, pass the turn): this is the hottest path.
+            owed = self.owed(seat)
+            stacks, bets = self.stacks, self.bets
+            if owed:
+                stacks = (*stacks[:seat], stacks[seat] - owed, *stacks[seat + 1 :])
+                bets = (*bets[:seat], bets[seat] + owed, *bets[seat + 1 :])
+            return evolve(self, stacks=stacks, bets=bets, acted=acted, queue=queue if self.players_in > 1 else ())
         assert isinstance(action, (Bet, Raise))
         return self._raise(seat, action.to, acted)
 
