@@ -33,7 +33,7 @@ from dicepoker.core.types import (
     ToAct,
 )
 from dicepoker.dice.suited import BAG, HandCategory, Suit, SuitedDie, best_value, category_of, parse_suited
-from dicepoker.games.betting import Betting, BettingRules, Check, Fold, parse_betting_action
+from dicepoker.games.betting import Betting, BettingRules, Check, Fold, next_dealer, parse_betting_action
 from dicepoker.games.holdem_actions import FLOP_REROLLS, HIGH_ROLLS, Draw, FlopReroll, HighRoll, Phase
 from dicepoker.games.holdem_view import (
     HoldemView,
@@ -311,7 +311,7 @@ class HoldemState(State):
         alive = [s for s in range(self.config.players) if stacks[s] > 0 and s not in self.resigned]
         if len(alive) <= 1:
             return state._over(frozenset(alive), "the last player with chips wins (HE-15)")
-        return state._start_hand(_next_live_dealer(stacks, self.dealer, self.resigned))
+        return state._start_hand(next_dealer(stacks, self.dealer, self.resigned))  # HE-2: to the left
 
     def _over(self, winners: frozenset[Seat], reason: str) -> HoldemState:
         return evolve(self, phase=Phase.OVER, betting=None, game_winners=winners, reason=reason)
@@ -409,16 +409,6 @@ class HoldemState(State):
             "game_winners": sorted(self.game_winners),
             "reason": self.reason,
         }
-
-
-def _next_live_dealer(stacks: Sequence[int], dealer: Seat, resigned: frozenset[Seat]) -> Seat:
-    """HE-2: the deal passes to the left, to the next player still in the game."""
-    seats = len(stacks)
-    for step in range(1, seats + 1):
-        seat = (dealer + step) % seats
-        if stacks[seat] > 0 and seat not in resigned:
-            return seat
-    raise AssertionError("no dealer left")
 
 
 # -- game -------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -396,15 +396,16 @@ def seats_with_chips(stacks: Sequence[int]) -> tuple[Seat, ...]:
     return tuple(s for s, chips in enumerate(stacks) if chips > 0)
 
 
-def next_dealer(stacks: Sequence[int], dealer: Seat) -> Seat:
-    """The deal passes to the left, skipping seats that are out of chips (busted players leave).
+def next_dealer(stacks: Sequence[int], dealer: Seat, skip: Collection[Seat] = ()) -> Seat:
+    """The deal passes to the left, skipping seats out of chips (busted players leave) and ``skip``
+    (players who resigned).
 
-    >>> next_dealer((50, 0, 30), 0)
-    2
+    >>> next_dealer((50, 0, 30), 0), next_dealer((50, 0, 30), 0, skip={2})
+    (2, 0)
     """
     seats = len(stacks)
     for step in range(1, seats + 1):
         seat = (dealer + step) % seats
-        if stacks[seat] > 0:
+        if stacks[seat] > 0 and seat not in skip:
             return seat
     raise IllegalAction("nobody has chips left")
