@@ -40,7 +40,7 @@ def test_HE_2_highest_roller_deals_first_and_deal_passes_left() -> None:
     """HE-2 and CM-3: ties re-roll among the tied; the deal then passes to the left each hand."""
     state = HoldemGame(players=3, stack=100).initial_state()
     state = run(state, "highroll 5", "highroll 5", "highroll 2")
-    assert state.phase is Phase.HIGH_ROLL and state.contenders == (0, 1)
+    assert state.phase is Phase.HIGH_ROLL and state.rolloff is not None and state.rolloff.contenders == (0, 1)
     state = run(state, "highroll 3", "highroll 4")
     assert state.dealer == 1 and state.betting is not None
     assert state.betting.order == (2, 0, 1)

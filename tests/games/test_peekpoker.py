@@ -50,7 +50,7 @@ def test_PK_2_highest_roller_deals_and_the_deal_passes_left() -> None:
     """PK-2 / CM-3: ties for highest roll again among themselves; each hand the deal moves left."""
     game = PeekPokerGame(players=3)
     state = run(game.initial_state(), "high-roll 5 5 2")
-    assert state.phase is Phase.HIGH_ROLL and state.contenders == (0, 1)
+    assert state.phase is Phase.HIGH_ROLL and state.rolloff is not None and state.rolloff.contenders == (0, 1)
     state = run(state, "high-roll 2 4")
     assert state.dealer == 1 and state.betting is not None and state.betting.order == (2, 0, 1)
     # Everyone folds to the dealer's left: the next hand is dealt by seat 2.

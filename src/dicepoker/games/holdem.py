@@ -20,6 +20,7 @@ from random import Random
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
 from dicepoker.core.frozen import evolve
 from dicepoker.core.game import Game, unknown_action
+from dicepoker.core.rolloff import RollOff
 from dicepoker.core.state import State
 from dicepoker.core.types import (
     CHANCE,
@@ -100,9 +101,8 @@ class HoldemState(State):
     config: HoldemConfig
     stacks: tuple[int, ...]
     phase: Phase = Phase.HIGH_ROLL
-    contenders: tuple[Seat, ...] = ()
-    """CM-3: seats still rolling for the first deal."""
-    high_rolls: tuple[int, ...] = ()
+    rolloff: RollOff | None = None
+    """CM-3: who is still rolling for the first deal, and what they rolled."""
     dealer: Seat = 0
     hand: int = 0
     betting: Betting | None = None
@@ -232,14 +232,15 @@ class HoldemState(State):
         return evolve(self, betting=self.betting.apply_checked(action))._advance()
 
     def _high_roll(self, face: int) -> HoldemState:
-        rolls = (*self.high_rolls, face)
-        if len(rolls) < len(self.contenders):
-            return evolve(self, high_rolls=rolls)
-        top = max(rolls)
-        tied = tuple(s for s, r in zip(self.contenders, rolls, strict=True) if r == top)
-        if len(tied) > 1:
-            return evolve(self, contenders=tied, high_rolls=())
-        return evolve(self, contenders=(), high_rolls=())._start_hand(tied[0])
+        assert self.rolloff is not None
+        return self._roll_off(self.rolloff.add(face))
+
+    def _roll_off(self, rolloff: RollOff) -> HoldemState:
+        """CM-3: the roll-off goes on, or its winner deals the first hand."""
+        settled = rolloff.settle()
+        if isinstance(settled, RollOff):
+            return evolve(self, rolloff=settled)
+        return evolve(self, rolloff=None)._start_hand(settled)
 
     def _draw(self, die: SuitedDie) -> HoldemState:
         bag = tuple(n - (suit == die[1]) for suit, n in enumerate(self.bag))
@@ -323,8 +324,8 @@ class HoldemState(State):
         if state.phase is Phase.HIGH_ROLL:
             if len(alive) == 1:
                 return state._over(frozenset(alive), f"seat {seat} resigned")
-            contenders = tuple(s for s in self.contenders if s != seat)
-            return evolve(state, contenders=contenders, high_rolls=())
+            assert self.rolloff is not None
+            return state._roll_off(self.rolloff.without(alive))
         if state.betting is None:
             return state
         return evolve(state, betting=state.betting.fold_seat(seat))._advance()
@@ -394,8 +395,7 @@ class HoldemState(State):
             "config": {"players": self.config.players, "stack": self.config.stack, "ante": self.config.ante},
             "stacks": list(self.stacks),
             "phase": self.phase.value,
-            "contenders": list(self.contenders),
-            "high_rolls": list(self.high_rolls),
+            "rolloff": None if self.rolloff is None else self.rolloff.to_json(),
             "dealer": self.dealer,
             "hand": self.hand,
             "betting": None if self.betting is None else self.betting.to_json(),
@@ -431,7 +431,9 @@ class HoldemGame(Game[HoldemConfig, HoldemState]):
 
     def initial_state(self) -> HoldemState:
         players = self.config.players
-        return HoldemState(config=self.config, stacks=(self.config.stack,) * players, contenders=tuple(range(players)))
+        return HoldemState(
+            config=self.config, stacks=(self.config.stack,) * players, rolloff=RollOff(tuple(range(players)))
+        )
 
     def _parse_game_action(self, words: list[str], text: str) -> Action:
         action = parse_betting_action(words)
@@ -461,8 +463,7 @@ class HoldemGame(Game[HoldemConfig, HoldemState]):
                 config=config,
                 stacks=tuple(int(v) for v in data["stacks"]),
                 phase=Phase(data["phase"]),
-                contenders=tuple(int(v) for v in data["contenders"]),
-                high_rolls=tuple(int(v) for v in data["high_rolls"]),
+                rolloff=None if data["rolloff"] is None else RollOff.from_json(data["rolloff"]),
                 dealer=int(data["dealer"]),
                 hand=int(data["hand"]),
                 betting=None if betting is None else Betting.from_json(config.betting_rules(), betting),

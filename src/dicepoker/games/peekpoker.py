@@ -21,6 +21,7 @@ from random import Random
 
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
 from dicepoker.core.game import Game, unknown_action
+from dicepoker.core.rolloff import RollOff
 from dicepoker.core.state import State
 from dicepoker.core.types import CHANCE, JSON, Action, ChanceAction, Resign, Result, Seat, Timeout, ToAct
 from dicepoker.dice.poker import Face, PokerDice, format_dice, outcomes, parse_dice, strength
@@ -33,7 +34,7 @@ from dicepoker.games.betting import (
     next_dealer,
     parse_betting_action,
 )
-from dicepoker.games.peekpoker_actions import HighRoll, Phase, RerollAces, Rolled, Stand
+from dicepoker.games.peekpoker_actions import HighRoll, Phase, RerollAces, Rolled, Stand, parse_peekpoker_action
 from dicepoker.games.peekpoker_view import PeekPokerView, PreviousHand
 
 __all__ = ["HighRoll", "PeekPokerConfig", "PeekPokerGame", "PeekPokerState", "Phase", "RerollAces", "Rolled", "Stand"]
@@ -94,7 +95,7 @@ class PeekPokerState(State):
     stacks: tuple[int, ...]
     """Chips at the start of the current hand (the betting holds them during a hand)."""
     phase: Phase = Phase.HIGH_ROLL
-    contenders: tuple[Seat, ...] = ()
+    rolloff: RollOff | None = None
     dealer: Seat | None = None
     hand_number: int = 0
     betting: Betting | None = None
@@ -150,8 +151,9 @@ class PeekPokerState(State):
 
     def chance_outcomes(self) -> Sequence[tuple[ChanceAction, Fraction]]:
         if self.phase is Phase.HIGH_ROLL:
-            chance = Fraction(1, 6 ** len(self.contenders))
-            return [(HighRoll(d), chance) for d in product(range(1, 7), repeat=len(self.contenders))]
+            assert self.rolloff is not None
+            rolling = len(self.rolloff.contenders)
+            return [(HighRoll(d), Fraction(1, 6**rolling)) for d in product(range(1, 7), repeat=rolling)]
         if self.phase in (Phase.DEAL, Phase.COMMUNITY, Phase.REROLL):
             return [(Rolled(dice), p) for dice, p in outcomes(self.rolling[0][1])]
         return []
@@ -160,7 +162,8 @@ class PeekPokerState(State):
         if self.to_act is not CHANCE:
             raise IllegalAction("not a chance node")
         if self.phase is Phase.HIGH_ROLL:
-            return HighRoll(tuple(rng.randint(1, 6) for _ in self.contenders))
+            assert self.rolloff is not None
+            return HighRoll(tuple(rng.randint(1, 6) for _ in self.rolloff.contenders))
         faces = list(Face)
         return Rolled(tuple(sorted(faces[rng.randrange(6)] for _ in range(self.rolling[0][1]))))
 
@@ -171,8 +174,10 @@ class PeekPokerState(State):
         elif isinstance(action, HighRoll):
             if self.phase is not Phase.HIGH_ROLL:
                 raise IllegalAction(f"{action}: the dealer is already chosen")
-            if len(action.dice) != len(self.contenders) or not all(1 <= d <= 6 for d in action.dice):
-                raise IllegalAction(f"{action}: expected one standard die for each of {list(self.contenders)}")
+            assert self.rolloff is not None
+            contenders = self.rolloff.contenders
+            if len(action.dice) != len(contenders) or not all(1 <= d <= 6 for d in action.dice):
+                raise IllegalAction(f"{action}: expected one standard die for each of {list(contenders)}")
         elif isinstance(action, Rolled):
             if not self.rolling:
                 raise IllegalAction(f"{action}: no poker dice are being rolled")
@@ -217,12 +222,15 @@ class PeekPokerState(State):
         return replace(self, betting=self.betting.apply(action))._after_betting()
 
     def _after_high_roll(self, action: HighRoll) -> PeekPokerState:
-        """CM-3: players tied for highest roll again among themselves."""
-        top = max(action.dice)
-        tied = tuple(s for s, d in zip(self.contenders, action.dice, strict=True) if d == top)
-        if len(tied) > 1:
-            return replace(self, contenders=tied)
-        return replace(self, contenders=(), dealer=tied[0])._start_hand(tied[0])
+        assert self.rolloff is not None
+        return self._roll_off(self.rolloff.add_all(action.dice))
+
+    def _roll_off(self, rolloff: RollOff) -> PeekPokerState:
+        """CM-3: the tied highest roll again among themselves, or the winner deals the first hand."""
+        settled = rolloff.settle()
+        if isinstance(settled, RollOff):
+            return replace(self, rolloff=settled)
+        return replace(self, rolloff=None, dealer=settled)._start_hand(settled)
 
     def _dealt_stacks(self) -> tuple[int, ...]:
         return tuple(0 if s in self.resigned else chips for s, chips in enumerate(self.stacks))
@@ -335,12 +343,10 @@ class PeekPokerState(State):
         state = replace(self, resigned=self.resigned | {seat})
         alive = [s for s in range(self.config.players) if s not in state.resigned]
         if self.phase is Phase.HIGH_ROLL:
-            contenders = tuple(s for s in self.contenders if s != seat) or tuple(alive)
             if len(alive) == 1:
-                return replace(state, phase=Phase.OVER, contenders=())
-            if len(contenders) == 1:
-                return replace(state, contenders=(), dealer=contenders[0])._start_hand(contenders[0])
-            return replace(state, contenders=contenders)
+                return replace(state, phase=Phase.OVER, rolloff=None)
+            assert self.rolloff is not None
+            return state._roll_off(self.rolloff.without(alive))
         betting = self.betting
         if betting is None or not betting.in_hand[seat]:
             return state
@@ -416,7 +422,7 @@ class PeekPokerState(State):
         return {
             "stacks": list(self.stacks),
             "phase": self.phase.value,
-            "contenders": list(self.contenders),
+            "rolloff": None if self.rolloff is None else self.rolloff.to_json(),
             "dealer": self.dealer,
             "hand_number": self.hand_number,
             "betting": None if self.betting is None else self.betting.to_json(),
@@ -451,22 +457,12 @@ class PeekPokerGame(Game[PeekPokerConfig, PeekPokerState]):
 
     def initial_state(self) -> PeekPokerState:
         players = self.config.players
-        return PeekPokerState(self.config, (self.config.stack,) * players, contenders=tuple(range(players)))
+        return PeekPokerState(self.config, (self.config.stack,) * players, rolloff=RollOff(tuple(range(players))))
 
     def _parse_game_action(self, words: list[str], text: str) -> Action:
-        head, rest = (words[0], words[1:]) if words else ("", [])
-        if head == "high-roll":
-            if not rest or not all(w in "123456" and len(w) == 1 for w in rest):
-                raise NotationError(f"high-roll needs standard dice 1-6, got {text!r}")
-            return HighRoll(tuple(int(w) for w in rest))
-        if head == "rolled":
-            return Rolled(tuple(sorted(parse_dice(" ".join(rest)))))
-        if head == "stand" and not rest:
-            return Stand()
-        if head == "reroll":
-            if not rest or any(w.upper() != "A" for w in rest):
-                raise NotationError("only aces are re-rolled: write 'reroll A' or 'reroll A A' (PK-8)")
-            return RerollAces(len(rest))
+        own = parse_peekpoker_action(words, text)
+        if own is not None:
+            return own
         action = parse_betting_action(words)
         if action is None:
             raise unknown_action(
@@ -482,7 +478,7 @@ class PeekPokerGame(Game[PeekPokerConfig, PeekPokerState]):
                 config=self.config,
                 stacks=tuple(int(c) for c in data["stacks"]),
                 phase=Phase(data["phase"]),
-                contenders=tuple(data["contenders"]),
+                rolloff=None if data["rolloff"] is None else RollOff.from_json(data["rolloff"]),
                 dealer=data["dealer"],
                 hand_number=int(data["hand_number"]),
                 betting=None if betting is None else Betting.from_json(self.config.betting_rules(), betting),

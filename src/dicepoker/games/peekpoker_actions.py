@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from dicepoker.core.errors import NotationError
 from dicepoker.core.types import Action, ChanceAction
-from dicepoker.dice.poker import PokerDice, format_dice
+from dicepoker.dice.poker import PokerDice, format_dice, parse_dice
 
 
 class Phase(enum.Enum):
@@ -62,3 +64,22 @@ class RerollAces(Action):
 
     def __str__(self) -> str:
         return "reroll" + " A" * self.count
+
+
+def parse_peekpoker_action(words: Sequence[str], text: str) -> Action | None:
+    """PeekPoker's own notation (``high-roll 3 6``, ``rolled 9 A A``, ``stand``, ``reroll A A``); ``None``
+    when the words are none of these (a betting action, perhaps)."""
+    head, rest = (words[0], list(words[1:])) if words else ("", [])
+    if head == "high-roll":
+        if not rest or not all(w in "123456" and len(w) == 1 for w in rest):
+            raise NotationError(f"high-roll needs standard dice 1-6, got {text!r}")
+        return HighRoll(tuple(int(w) for w in rest))
+    if head == "rolled":
+        return Rolled(tuple(sorted(parse_dice(" ".join(rest)))))
+    if head == "stand" and not rest:
+        return Stand()
+    if head == "reroll":
+        if not rest or any(w.upper() != "A" for w in rest):
+            raise NotationError("only aces are re-rolled: write 'reroll A' or 'reroll A A' (PK-8)")
+        return RerollAces(len(rest))
+    return None

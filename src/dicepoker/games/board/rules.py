@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from dicepoker.core.errors import ConfigError, IllegalAction
 from dicepoker.core.game import Game
+from dicepoker.core.rolloff import RollOff
 from dicepoker.core.state import State
 from dicepoker.core.types import CHANCE, JSON, Action, ChanceAction, Resign, Result, Seat, Timeout, ToAct
 from dicepoker.games.board.actions import (
@@ -30,7 +31,7 @@ from dicepoker.games.board.config import CLASSIC, ZEPHERIN, BoardConfig, BoardRu
 from dicepoker.games.board.evaluation import best_claim
 from dicepoker.games.board.layout import Square
 from dicepoker.games.board.position import Position, Team
-from dicepoker.games.board.view import BoardView, Opening
+from dicepoker.games.board.view import BoardView
 from dicepoker.games.dice_turn import DiceTurn, Reroll, Roll, Rolled
 
 _ONE_DIE = Fraction(1, 6)
@@ -43,7 +44,7 @@ class BoardState(State):
     position: Position
     seat: Seat = 0
     turn: DiceTurn = field(default_factory=DiceTurn)
-    opening: Opening | None = None
+    opening: RollOff | None = None
     """The roll-off still deciding who starts (CM-3); ``None`` once play has begun."""
     auto_complete: bool = False
     """A timeout is finishing this turn: the roll it started is played by BD-14 as soon as it lands."""
@@ -224,14 +225,12 @@ class BoardState(State):
                 break
         return replace(self, seat=seat)
 
-    def _settle_opening(self, opening: Opening) -> BoardState:
+    def _settle_opening(self, opening: RollOff) -> BoardState:
         """CM-3: once every contender has rolled, the highest starts; the tied highest roll again."""
-        if not opening.complete:
-            return replace(self, opening=opening)
-        leaders = opening.leaders()
-        if len(leaders) == 1:
-            return replace(self, opening=None, seat=leaders[0])
-        return replace(self, opening=Opening(leaders, ()))
+        settled = opening.settle()
+        if isinstance(settled, RollOff):
+            return replace(self, opening=settled)
+        return replace(self, opening=None, seat=settled)
 
     def _concede(self, team: Team) -> BoardState:
         """CM-5: the resigning player's whole team concedes; the last team standing wins."""
@@ -322,7 +321,7 @@ class BoardGame(Game[BoardConfig, BoardState]):
         return BoardState(
             rules=rules,
             position=Position.empty(rules.layout, rules.teams, rules.chips),
-            opening=Opening(tuple(range(rules.players)), ()),
+            opening=RollOff(tuple(range(rules.players)), ()),
         )
 
     def _parse_game_action(self, words: list[str], text: str) -> Action:
@@ -342,7 +341,7 @@ class BoardGame(Game[BoardConfig, BoardState]):
                 position=Position(rules.layout, cells, runs, supply),
                 seat=int(data["seat"]),
                 turn=DiceTurn(tuple(data["dice"]), int(data["rolls"]), tuple(data["pending"])),
-                opening=None if opening is None else Opening.from_json(opening),
+                opening=None if opening is None else RollOff.from_json(opening),
                 auto_complete=bool(data["auto_complete"]),
                 conceded=frozenset(int(t) for t in data["conceded"]),
                 ended=data["ended"],
