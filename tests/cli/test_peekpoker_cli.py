@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 import dicepoker.cli.peekpoker
 import dicepoker.cli.replay  # noqa: F401
 from dicepoker.cli.app import app
+from dicepoker.games.history import is_history, read_history
 
 runner = CliRunner()
 
@@ -52,20 +53,36 @@ def test_equity_errors_exit_2() -> None:
     assert policy.exit_code == 2 and "unknown re-roll policy" in policy.output
 
 
-def test_play_against_bots_saves_a_replayable_log(tmp_path: Path) -> None:
-    """``play peekpoker``: a scripted human (illegal commands are explained, not fatal), then replay."""
-    save = tmp_path / "game.jsonl"
+def test_play_against_bots_saves_a_replayable_hand_history(tmp_path: Path) -> None:
+    """``play peekpoker --save``: a scripted human (illegal commands are explained, not fatal), then replay of
+    the hand history it wrote (CM-2), options included (PK-14)."""
+    save = tmp_path / "game.phh"
     script = "\n".join(["check", "call", "stand", "bet 2", "nonsense"] * 12 + ["quit"]) + "\n"
     args = ["play", "peekpoker", "--players", "3", "--vs", "equity,random", "--option", "blinds"]
+    args += ["--option", "no-ace-rerolls"]
     result = runner.invoke(app, [*args, "--seed", "4", "--save", str(save)], input=script)
     assert result.exit_code == 0, result.output
     assert "Hand 1" in result.output and "cannot read action 'nonsense'" in result.output
+    assert f"Saved the hand history to {save}" in result.output.replace("\n", "")
+    text = save.read_text(encoding="utf-8")
+    assert is_history(text) and "\n# hand 1: dealer p" in text.replace("  #", "#")
+    log = read_history(text)
     replayed = runner.invoke(app, ["replay", str(save), "--json"])
     assert replayed.exit_code == 0, replayed.output
-    assert json.loads(replayed.stdout)["config"]["blinds"] is True
+    data = json.loads(replayed.stdout)
+    assert data["config"]["blinds"] is True and data["config"]["ace_rerolls"] is False
+    assert data["events"] == [event.to_json() for event in log.events]
 
 
 def test_play_rejects_bad_options() -> None:
-    for args in (["--option", "bogus"], ["--vs", "genius"], ["--players", "5"], ["--players", "3", "--vs", "a,b,c"]):
+    for args in (
+        ["--option", "bogus"],
+        ["--vs", "genius"],
+        ["--players", "5"],
+        ["--players", "3", "--vs", "a,b,c"],
+        ["--clock", "0"],
+        ["--clock", "-3"],
+    ):
         result = runner.invoke(app, ["play", "peekpoker", *args], input="quit\n")
         assert result.exit_code == 2, (args, result.output)
+    assert "--clock must be a positive number of seconds" in result.stderr

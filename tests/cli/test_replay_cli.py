@@ -1,4 +1,4 @@
-"""``dicepoker replay FILE``: JSON-lines logs and Dice Hold'em hand histories; damaged or foreign files exit 2."""
+"""``dicepoker replay FILE``: JSON-lines logs and hand histories (holdem, peekpoker); bad files exit 2."""
 
 from __future__ import annotations
 
@@ -26,6 +26,20 @@ def holdem_match(finish: bool = True) -> Match:
     steps = 0
     while not match.state.is_terminal and (finish or steps < 2):
         match.act(match.state.legal_actions()[-1])
+        steps += 1
+    return match
+
+
+def peekpoker_match(finish: bool = True) -> Match:
+    """A short seeded 3-player game with every option on but the re-rolls off (PK-14): the last legal action
+    (the biggest bet) every time."""
+    options = {"blinds": True, "forced_bet": True, "split_community": True, "ace_rerolls": False}
+    match = Match(create("peekpoker", players=3, stack=8, **options), seed=7)
+    steps = 0
+    while not match.state.is_terminal and (finish or steps < 2):
+        to_act = match.state.to_act
+        assert isinstance(to_act, tuple) and steps < 500
+        match.act(match.state.legal_actions(to_act[0])[-1], to_act[0])
         steps += 1
     return match
 
@@ -73,6 +87,46 @@ def test_history_round_trip(tmp_path: Path) -> None:
     assert replay(match.log)[-1] == match.state
     text = run(path)
     assert text.exit_code == 0 and "Result:" in text.stdout and "won by seat" in text.stdout
+
+
+def test_CM_2_peekpoker_history_round_trip(tmp_path: Path) -> None:
+    """CM-2: a PeekPoker hand history replays through the command to the game's result, options included."""
+    match = peekpoker_match()
+    path = tmp_path / "game.phh"
+    path.write_text(write_history(match.log), encoding="utf-8")
+    result = run(path, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["game"] == "peekpoker" and data["seed"] == 7
+    assert data["config"] == {
+        "players": 3,
+        "stack": 8,
+        "blinds": True,
+        "forced_bet": True,
+        "split_community": True,
+        "ace_rerolls": False,
+    }
+    assert data["events"] == [e.to_json() for e in match.log.events]
+    assert data["result"] == match.state.result().to_json()
+    text = run(path)
+    assert text.exit_code == 0 and "[bold]" not in text.stdout
+    assert "peekpoker" in text.stdout and "dice: high-roll" in text.stdout and "Result:" in text.stdout
+    unfinished = tmp_path / "unfinished.phh"
+    unfinished.write_text(write_history(peekpoker_match(finish=False).log), encoding="utf-8")
+    assert "unfinished" in run(unfinished).stdout
+
+
+def test_damaged_peekpoker_history_exits_2(tmp_path: Path) -> None:
+    """CM-4: an illegal action, a bad option or an unknown variant: a clear message, exit 2."""
+    text = write_history(peekpoker_match().log)
+    for change, words in [
+        (text.replace('  "p', '  "p9', 1), ["event", "seat"]),
+        (text.replace("ace_rerolls = false", "ace_rerolls = 0"), ["bad config", "ace_rerolls"]),
+        (text.replace('variant = "peekpoker"', 'variant = "peek"'), ["variant", "'peek'"]),
+    ]:
+        path = tmp_path / "damaged.phh"
+        path.write_text(change, encoding="utf-8")
+        assert_refused(run(path), *words)
 
 
 def test_unfinished_history_says_so(tmp_path: Path) -> None:

@@ -1,7 +1,9 @@
-"""``dicepoker play holdem``: seeded games against bots through stdin, hot-seat, bad commands, quitting, saving.
+"""``dicepoker play holdem``: seeded games against bots through stdin, hot-seat, bad commands, quitting, saving,
+the turn clock.
 
-Most games run in-process (commands from a text buffer); two run the real command through a pipe to check
-the exit status, the end of input and ``--save`` followed by ``dicepoker replay``.
+Most games run in-process (commands from a text buffer); a few run the real command through a pipe to check
+the exit status, the end of input, ``--clock`` and ``--save`` followed by ``dicepoker replay``. The clock tests
+write their commands into a pipe that then stays silent (:mod:`tests.tui.silence`).
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from dicepoker.cli.app import app
 from dicepoker.dice.suited import format_suited
 from dicepoker.games.betting import Bet, Call, Check
 from dicepoker.games.history import read_history
+from dicepoker.games.holdem import HoldemState
 from dicepoker.games.registry import replay
 from dicepoker.tui.common import LineReader
 from dicepoker.tui.holdem import HoldemClient
+from tests.tui.silence import FallsSilent, run_cli_falling_silent
 
 CLI = "from dicepoker.cli import main; main()"
 PASSIVE = "call\ncheck\n" * 400
@@ -123,6 +127,60 @@ def test_quit_and_end_of_input_save_the_history(tmp_path: Path) -> None:
     assert replay(log)[-1] == client.state
 
 
+# -- the turn clock (CM-6, HE-16) --------------------------------------------------------------------
+def first_timeout(events: list[Any]) -> int:
+    return next(index for index, event in enumerate(events) if event.action == "timeout")
+
+
+def test_HE_16_silent_player_facing_a_bet_folds(tmp_path: Path) -> None:
+    """HE-16 (CM-6): time is up while facing a bet: the engine folds for the player; the history says 'timeout'."""
+    path = tmp_path / "timed.phh"
+    out = io.StringIO()
+    pipe = FallsSilent("bet 10\n", out)
+    client = HoldemClient(
+        console=Console(file=out, width=200, color_system=None),
+        reader=pipe.reader,
+        opponents=["human"],
+        seed=2,
+        clock=0.3,
+        save=path,
+    )
+    try:
+        assert client.run() == 0
+    finally:
+        pipe.finish()
+    text = out.getvalue()
+    assert "Turn clock: 0.3 s per decision" in text
+    assert "Time is up for Player" in text and "timeout: fold (HE-16)" in text
+    log = read_history(path.read_text(encoding="utf-8"))
+    index = first_timeout(list(log.events))
+    bettor, silent = log.events[index - 1].seat, log.events[index].seat
+    assert log.events[index - 1].action == "bet 10" and silent != bettor
+    states = replay(log)
+    after = states[index + 1]
+    assert isinstance(after, HoldemState) and after.last_showdown is not None
+    assert after.last_showdown.payouts[0].winners == (bettor,), "the silent player folded"
+    assert f'"p{silent} timeout",' in path.read_text(encoding="utf-8")
+
+
+def test_HE_16_clock_through_a_pipe_checks_when_nothing_is_owed(tmp_path: Path) -> None:
+    """``play holdem --clock``: nobody types; the first decision times out and the engine checks (HE-16)."""
+    path = tmp_path / "timed.phh"
+    status, out, err = run_cli_falling_silent(
+        "play", "holdem", "--vs", "human", "--clock", "0.5", "--seed", "1", "--save", str(path)
+    )
+    assert status == 0 and err == ""
+    assert "timeout: check (HE-16)" in out and "End of input: leaving the game unfinished." in out
+    log = read_history(path.read_text(encoding="utf-8"))
+    index = first_timeout(list(log.events))
+    seat = log.events[index].seat
+    assert seat is not None
+    before, after = replay(log)[index : index + 2]
+    assert isinstance(before, HoldemState) and isinstance(after, HoldemState)
+    assert Check() in before.legal_actions(seat)
+    assert after.betting is not None and after.betting.in_hand[seat] and after.chips() == before.chips()
+
+
 # -- through a real process -------------------------------------------------------------------------
 def test_full_game_through_a_pipe_then_replay(tmp_path: Path) -> None:
     path = tmp_path / "game.phh"
@@ -152,6 +210,7 @@ def test_end_of_input_through_a_pipe_exits_0(tmp_path: Path) -> None:
         (["--players", "7"], "2 to 6 players"),
         (["--stack", "15"], "multiples of 10"),
         (["--players", "3", "--vs", "expert,random,equity"], "3 opponents for the 2 other seats"),
+        (["--clock", "0"], "--clock must be a positive number of seconds"),
     ],
 )
 def test_bad_options_exit_2(args: list[str], message: str) -> None:

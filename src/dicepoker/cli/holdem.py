@@ -116,16 +116,19 @@ def play(
     ] = "expert",
     stack: Annotated[int, typer.Option(help="Everyone's starting chips, a multiple of 10 (HE-1).")] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
+    clock: Annotated[
+        float | None, typer.Option(help="Seconds per decision; when they run out you check, or fold (HE-16).")
+    ] = None,
     save: Annotated[
         Path | None, typer.Option(help="Save the hand history to this file, for 'dicepoker replay FILE'.")
     ] = None,
 ) -> None:
     """Play Dice Hold'em in the terminal against bots, or hot-seat with --vs human.
 
-    Example: dicepoker play holdem --players 3 --vs expert --stack 200 --seed 7 --save game.phh
+    Example: dicepoker play holdem --players 3 --vs expert --stack 200 --seed 7 --clock 60 --save game.phh
     """
     with user_errors():
         from dicepoker.tui.holdem import play as play_game
 
-        status = play_game(players=players, opponents=vs.split(","), stack=stack, seed=seed, save=save)
+        status = play_game(players=players, opponents=vs.split(","), stack=stack, seed=seed, clock=clock, save=save)
     raise typer.Exit(status)

@@ -128,13 +128,17 @@ def play(
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
+    clock: Annotated[
+        float | None,
+        typer.Option(help="Seconds per decision; when they run out you check, fold or stand (PK-15)."),
+    ] = None,
     save: Annotated[
-        Path | None, typer.Option(help="Save the game log to this file, for 'dicepoker replay FILE'.")
+        Path | None, typer.Option(help="Save the hand history to this file, for 'dicepoker replay FILE'.")
     ] = None,
 ) -> None:
     """Play PeekPoker Hold'em: Crazy Aces in the terminal against bots, or hot-seat with --vs human.
 
-    Example: dicepoker play peekpoker --players 3 --vs expert,equity --option blinds --seed 7 --save game.jsonl
+    Example: dicepoker play peekpoker --players 3 --vs expert,equity --option blinds --seed 7 --save game.phh
     """
     with user_errors():
         from dicepoker.tui.peekpoker import play as play_game
@@ -144,6 +148,7 @@ def play(
             opponents=[name.strip() for name in vs.split(",")],
             options=option or [],
             seed=seed,
+            clock=clock,
             save=save,
         )
     raise typer.Exit(status)

@@ -1,7 +1,8 @@
 """``dicepoker replay FILE``: a saved game, move by move, with the final result.
 
-The file is a JSON-lines event log (any game's ``--save``) or a Dice Hold'em hand history
-(:mod:`dicepoker.games.history`); either is recognised by its first line.
+The file is a JSON-lines event log (the ``--save`` of the scorecard and board games) or a hand history
+of a betting game, Dice Hold'em or PeekPoker (:mod:`dicepoker.games.history`); either is recognised by
+its first line.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def replay(
 ) -> None:
     """Replay a saved game move by move and show how it ended.
 
-    Example: dicepoker replay game.jsonl   (or a Dice Hold'em hand history: dicepoker replay hand.phh)
+    Example: dicepoker replay game.jsonl   (or a hand history of holdem or peekpoker: dicepoker replay hand.phh)
     """
     with user_errors():
         try:

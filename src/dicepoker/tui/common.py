@@ -1,4 +1,4 @@
-"""What every terminal client shares: coloured dice, line input with a time limit, saving the game.
+"""What every terminal client shares: coloured dice, line input, the turn clock, saving the game.
 
 Input is read from the file descriptor with ``select`` rather than with ``input()``: Python's own stdin
 buffer may hold lines that ``select`` cannot see, which would make a time limit wait on input that has
@@ -8,6 +8,7 @@ already arrived when commands come through a pipe.
 from __future__ import annotations
 
 import io
+import math
 import os
 import select
 import sys
@@ -20,7 +21,9 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
+from dicepoker.core.errors import ConfigError
 from dicepoker.core.log import EventLog
+from dicepoker.games.history import write_history
 
 # One colour per face of a standard die, so equal faces stand out at a glance.
 STANDARD_DIE_STYLES: dict[int, str] = {
@@ -131,6 +134,30 @@ class Deadline:
         return None if self.ends is None else max(0.0, self.ends - time.monotonic())
 
 
+class TurnClock:
+    """A client's turn clock (``--clock SECONDS``, CM-6): each decision of a person gets ``seconds``.
+
+    When :func:`ask` returns ``None`` the time is up and the client applies the engine's ``Timeout``
+    action; the game's rules say what it means (SC-14, HE-16, PK-15). ``None`` seconds: no clock.
+
+    >>> TurnClock(None).start(LineReader()).remaining is None
+    True
+    >>> TurnClock(0)
+    Traceback (most recent call last):
+    ...
+    dicepoker.core.errors.ConfigError: --clock must be a positive number of seconds, got 0
+    """
+
+    def __init__(self, seconds: float | None) -> None:
+        if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+            raise ConfigError(f"--clock must be a positive number of seconds, got {seconds:g}")
+        self.seconds = seconds
+
+    def start(self, reader: LineReader) -> Deadline:
+        """The deadline of a decision starting now (none when ``reader`` cannot time out)."""
+        return Deadline(self.seconds if reader.can_time_out else None)
+
+
 def ask(console: Console, reader: LineReader, prompt: str, deadline: Deadline | None = None) -> str | None:
     """Show ``prompt`` (with the seconds left, if timed) and read one line; ``None`` when time is up.
 
@@ -156,6 +183,15 @@ def pick_seed(seed: int | None) -> int:
 
 def save_log(path: Path, log: EventLog) -> None:
     """Write the event log as JSON lines, all at once (a reader never sees half a file)."""
+    _write_whole(path, log.to_jsonl())
+
+
+def save_history(path: Path, log: EventLog) -> None:
+    """Write a betting game as a hand history (:mod:`dicepoker.games.history`), all at once."""
+    _write_whole(path, write_history(log))
+
+
+def _write_whole(path: Path, text: str) -> None:
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(log.to_jsonl(), encoding="utf-8")
+    partial.write_text(text, encoding="utf-8")
     partial.replace(path)

@@ -4,6 +4,7 @@ The client shows each person only their own view: their pocket dice, never anoth
 showdown. Bots get their seat's view and the legal actions, nothing else. Commands are the game's own
 action text (``check``, ``call``, ``fold``, ``bet 10``, ``raise 20``; amounts are the total wager of the
 round) plus ``allin``, ``help``, ``status`` and ``quit``. Each hand ends with who won which pot and why.
+``--clock SECONDS`` limits each decision (CM-6): when time is up the engine checks or folds (HE-16).
 ``--save FILE`` writes the game as a hand history (:mod:`dicepoker.games.history`) when the game ends or
 the player leaves; ``dicepoker replay FILE`` reads it back.
 """
@@ -21,12 +22,11 @@ from dicepoker.bots.base import Bot
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
 from dicepoker.core.match import Match
-from dicepoker.core.types import Action, Seat
+from dicepoker.core.types import Action, Seat, Timeout
 from dicepoker.dice.suited import HandCategory, Suit, SuitedDie, best_value, category_of, describe, value_faces
 from dicepoker.games.betting import Bet, BettingAction, Call, Check, Fold, Raise
-from dicepoker.games.history import write_history
 from dicepoker.games.holdem import HoldemGame, HoldemState, HoldemView, Showdown
-from dicepoker.tui.common import QUIT_WORDS, LineReader, ask, pick_seed
+from dicepoker.tui.common import QUIT_WORDS, LineReader, TurnClock, ask, pick_seed, save_history
 
 HUMAN = "human"
 STREET_NAMES = {"open": "the Open", "flop": "the Flop", "turn": "the Turn", "river": "the River"}
@@ -99,10 +99,12 @@ class HoldemClient:
         opponents: Sequence[str] = ("expert",),
         stack: int = 1000,
         seed: int | None = None,
+        clock: float | None = None,
         save: Path | None = None,
         console: Console,
         reader: LineReader,
     ) -> None:
+        self.clock = TurnClock(clock)
         game = HoldemGame(players=players, stack=stack)
         names = [n.strip().lower() for entry in opponents for n in entry.split(",") if n.strip()] or ["expert"]
         if len(names) == 1:
@@ -176,6 +178,11 @@ class HoldemClient:
         self.console.print(
             f"{seats}. Stacks {config.stack}, ante {config.ante}. Type help for the commands.", markup=False
         )
+        if self.clock.seconds is not None:
+            self.console.print(
+                f"Turn clock: {self.clock.seconds:g} s per decision; on expiry you check, or fold (HE-16).",
+                markup=False,
+            )
 
     def _announce_hand(self) -> None:
         state = self.state
@@ -187,15 +194,17 @@ class HoldemClient:
         self.console.print(f"Chips: {chips}. Antes of {self.game.config.ante} are in.", markup=False)
 
     # -- people -------------------------------------------------------------------------------------
-    def _human_decision(self, seat: Seat) -> BettingAction | None:
-        """Read commands until one is a legal action; ``None`` when the player quits."""
+    def _human_decision(self, seat: Seat) -> BettingAction | Timeout | None:
+        """Read commands until one is a legal action; ``Timeout`` when the clock runs out, ``None`` to quit."""
         if len(self.humans) > 1:
             self.console.print(f"[bold]{self.names[seat]}[/], your turn (others, look away).")
         self._show_table(seat)
+        deadline = self.clock.start(self.reader)
         while True:
-            line = ask(self.console, self.reader, f"{self.names[seat]} > ")
+            line = ask(self.console, self.reader, f"{self.names[seat]} > ", deadline)
             if line is None:
-                continue
+                self.console.print(f"[yellow]Time is up for {self.names[seat]}.[/]")
+                return Timeout()
             try:
                 command = self._interpret(line, seat)
             except (NotationError, IllegalAction) as exc:
@@ -326,6 +335,8 @@ class HoldemClient:
 
     def _describe(self, action: Action, before: HoldemState, seat: Seat) -> str:
         view = before.view(seat)
+        if isinstance(action, Timeout):  # HE-16: check if possible, else fold
+            return "timeout: " + ("check" if Check() in before.legal_actions(seat) else "fold") + " (HE-16)"
         if isinstance(action, Call):
             owed = min(view.stacks[seat], max(view.bets) - view.bets[seat])
             return f"call {owed}" + (" (all-in)" if owed == view.stacks[seat] else "")
@@ -376,18 +387,11 @@ class HoldemClient:
         if message:
             self.console.print(message, markup=False)
         if self.save is not None:
-            save_history(self.save, self.match)
+            save_history(self.save, self.match.log)
             self.console.print(
                 f"Saved the hand history to {self.save}: replay with 'dicepoker replay {self.save}'.", markup=False
             )
         return 0
-
-
-def save_history(path: Path, match: Match) -> None:
-    """Write the game as a hand history, all at once (a reader never sees half a file)."""
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(write_history(match.log), encoding="utf-8")
-    partial.replace(path)
 
 
 def play(
@@ -396,6 +400,7 @@ def play(
     opponents: Sequence[str] = ("expert",),
     stack: int = 1000,
     seed: int | None = None,
+    clock: float | None = None,
     save: Path | None = None,
     console: Console | None = None,
     reader: LineReader | None = None,
@@ -406,6 +411,7 @@ def play(
         opponents=opponents,
         stack=stack,
         seed=seed,
+        clock=clock,
         save=save,
         # Soft wrap: messages keep their lines (and paths) whole when the output goes to a pipe or a file.
         console=console or Console(highlight=False, soft_wrap=True),

@@ -1,8 +1,9 @@
 """``dicepoker play peekpoker``: PeekPoker Hold'em at the terminal, against bots or hot-seat.
 
 The client only ever shows a seat its view; bots get views too. Each hand is narrated as it goes and
-summed up in a hand history line (dice shown, hands, chips won); ``--save`` writes the event log for
-``dicepoker replay``.
+summed up in one line (dice shown, hands, chips won). ``--clock SECONDS`` limits each decision (CM-6):
+when time is up the engine checks, or folds, or stands at an ace decision (PK-15). ``--save FILE``
+writes the game as a hand history (:mod:`dicepoker.games.history`) for ``dicepoker replay FILE``.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from dicepoker.bots.base import Bot
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core.errors import ConfigError, DicePokerError
 from dicepoker.core.match import Match
-from dicepoker.core.types import Action, Seat
+from dicepoker.core.types import Action, Seat, Timeout
 from dicepoker.dice.poker import Colour, PokerDice, describe, evaluate
+from dicepoker.games.betting import Check
 from dicepoker.games.peekpoker import PeekPokerState
 from dicepoker.games.peekpoker_actions import Phase
 from dicepoker.games.peekpoker_view import PeekPokerView
 from dicepoker.games.registry import create
-from dicepoker.tui.common import QUIT_WORDS, LineReader, ask, pick_seed, save_log
+from dicepoker.tui.common import QUIT_WORDS, LineReader, TurnClock, ask, pick_seed, save_history
 
 HUMAN = "human"
 OPTIONS = {
@@ -66,7 +68,9 @@ class PeekPokerClient:
         save: Path | None,
         console: Console,
         reader: LineReader,
+        clock: float | None = None,
     ) -> None:
+        self.clock = TurnClock(clock)
         if len(opponents) == 1:
             opponents = opponents * (players - 1)
         if len(opponents) != players - 1:
@@ -94,6 +98,11 @@ class PeekPokerClient:
         game = self.match.game
         self.console.print(f"[bold]{game.title}[/] — seed {self.seed}; options {game.config_json()}")
         self.console.print("Commands: check, call, fold, bet N, raise N (to N), stand, reroll A [A ...], quit.")
+        if self.clock.seconds is not None:
+            self.console.print(
+                f"Turn clock: {self.clock.seconds:g} s per decision; on expiry you check, or fold, "
+                "or stand at an ace decision (PK-15)."
+            )
         hand = 0
         while not self.state.is_terminal:
             if self.state.hand_number != hand:
@@ -103,7 +112,10 @@ class PeekPokerClient:
             to_act = self.state.to_act
             assert isinstance(to_act, tuple)
             for seat in to_act:
-                action = self._decide(seat)
+                try:
+                    action = self._decide(seat)
+                except EOFError:
+                    return self._leave("\nEnd of input: leaving the game unfinished.")
                 if action is None:
                     return self._leave("You left the table.")
                 before = self.state
@@ -118,18 +130,18 @@ class PeekPokerClient:
         return self._leave(None)
 
     def _decide(self, seat: Seat) -> Action | None:
+        """A bot's choice, or a person's legal command; ``Timeout`` when the clock runs out, ``None`` to quit."""
         view = self.state.view(seat)
         legal = self.state.legal_actions(seat)
         if seat in self.bots:
             return self.bots[seat].choose(view, legal, self.bot_rng)
         self._show(view)
+        deadline = self.clock.start(self.reader)
         while True:
-            try:
-                line = ask(self.console, self.reader, f"{self.names[seat]} > ")
-            except EOFError:
-                return None
+            line = ask(self.console, self.reader, f"{self.names[seat]} > ", deadline)
             if line is None:
-                continue
+                self.console.print(f"[yellow]Time is up for {self.names[seat]}.[/]")
+                return Timeout()
             if line.strip().lower() in QUIT_WORDS:
                 return None
             try:
@@ -172,7 +184,11 @@ class PeekPokerClient:
                 if self.state.phase is Phase.ACES:
                     self._show_revealed(self.state.view(None))
             return
-        self.console.print(f"{self.names[seat]}: {action}")
+        if isinstance(action, Timeout):  # PK-15: check if possible, else fold
+            done = "check" if Check() in before.legal_actions(seat) else "fold"
+            self.console.print(f"{self.names[seat]}: timeout: {done} (PK-15)")
+        else:
+            self.console.print(f"{self.names[seat]}: {action}")
         if self.state.community and self.state.community != before.community:
             self.console.print(Text("Community dice: ").append_text(dice_text(self.state.community)))
 
@@ -200,8 +216,10 @@ class PeekPokerClient:
         if message:
             self.console.print(message)
         if self.save is not None:
-            save_log(self.save, self.match.log)
-            self.console.print(f"Saved to {self.save}: replay with 'dicepoker replay {self.save}'.")
+            save_history(self.save, self.match.log)
+            self.console.print(
+                f"Saved the hand history to {self.save}: replay with 'dicepoker replay {self.save}'.", markup=False
+            )
         return 0
 
 
@@ -211,6 +229,7 @@ def play(
     opponents: list[str] | None = None,
     options: list[str] | None = None,
     seed: int | None = None,
+    clock: float | None = None,
     save: Path | None = None,
     console: Console | None = None,
     reader: LineReader | None = None,
@@ -221,6 +240,7 @@ def play(
         opponents=opponents or ["expert"],
         options=game_options(options or []),
         seed=seed,
+        clock=clock,
         save=save,
         console=console or Console(highlight=False, soft_wrap=True),
         reader=reader or LineReader(),

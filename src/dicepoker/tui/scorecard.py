@@ -36,7 +36,7 @@ from dicepoker.games.scorecard import (
     default_category,
     upper_total,
 )
-from dicepoker.tui.common import QUIT_WORDS, Deadline, LineReader, ask, dice_text, pick_seed, save_log
+from dicepoker.tui.common import QUIT_WORDS, LineReader, TurnClock, ask, dice_text, pick_seed, save_log
 
 OPPONENTS = ("optimal", "greedy", "random", "human")
 WORST_SHOWN = 3
@@ -205,11 +205,9 @@ class ScorecardClient:
         reader: LineReader,
         strategy_loader: Callable[[], StrategyLoad] = load_strategy,
     ) -> None:
-        if clock is not None and clock <= 0:
-            raise ConfigError(f"--clock must be a positive number of seconds, got {clock}")
+        self.clock = TurnClock(clock)
         self.game = ScorecardGame(players=players)
         self.seed = pick_seed(seed)
-        self.clock = clock
         self.save_path = save
         self.console = console
         self.reader = reader
@@ -272,13 +270,15 @@ class ScorecardClient:
         who = " vs ".join(self.names)
         self.console.print(f"[bold]Dice Poker scorecard[/] — {who}. Seed {self.seed}.")
         self.console.print("13 rounds; in each you roll five dice up to three times and fill one box. Type help.")
-        if self.clock is not None:
-            self.console.print(f"Turn clock: {self.clock:g} s per decision; on expiry the engine plays (SC-14).")
+        if self.clock.seconds is not None:
+            self.console.print(
+                f"Turn clock: {self.clock.seconds:g} s per decision; on expiry the engine plays (SC-14)."
+            )
 
     def _human_decision(self, seat: Seat) -> bool:
         """Read commands until one changes the game; ``False`` if the player quits."""
         self._show_situation(seat)
-        deadline = Deadline(self.clock if self.reader.can_time_out else None)
+        deadline = self.clock.start(self.reader)
         while True:
             view = self.state.view(seat)
             line = ask(self.console, self.reader, self._prompt(seat, view), deadline)
