@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from dicepoker.core.types import JSON, Seat, View
 from dicepoker.dice.suited import Suit, SuitedDie
-from dicepoker.games.betting import Payout, Pot
+from dicepoker.games.betting import Payout, payout_from_json, payout_json
 from dicepoker.games.holdem_actions import Phase
 
 
@@ -91,22 +91,11 @@ def showdown_json(showdown: Showdown) -> dict[str, JSON]:
         "hand": showdown.hand,
         "shown": [{"seat": s, "pocket": dice_json(p), "value": v} for s, p, v in showdown.shown],
         "board": dice_json(showdown.board),
-        "payouts": [
-            {
-                "amount": p.pot.amount,
-                "eligible": list(p.pot.eligible),
-                "winners": list(p.winners),
-                "shares": list(p.shares),
-            }
-            for p in showdown.payouts
-        ],
+        "payouts": [payout_json(p) for p in showdown.payouts],
     }
 
 
 def showdown_from_json(data: Mapping[str, JSON]) -> Showdown:
     shown = tuple((int(x["seat"]), dice_from_json(x["pocket"]), int(x["value"])) for x in data["shown"])
-    payouts = tuple(
-        Payout(Pot(int(p["amount"]), tuple(p["eligible"])), tuple(p["winners"]), tuple(p["shares"]))
-        for p in data["payouts"]
-    )
+    payouts = tuple(payout_from_json(p) for p in data["payouts"])
     return Showdown(int(data["hand"]), shown, dice_from_json(data["board"]), payouts)

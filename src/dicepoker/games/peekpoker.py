@@ -330,7 +330,7 @@ class PeekPokerState(State):
             for seat, share in zip(payout.winners, payout.shares, strict=True):
                 won[seat] += share
         shown = tuple(self.hidden[s] if s in ranks else None for s in range(self.config.players))
-        previous = PreviousHand(self.hand_number, self.community, shown, tuple(won))
+        previous = PreviousHand(self.hand_number, self.community, shown, tuple(won), payouts)
         state = replace(self, stacks=stacks, previous=previous, betting=None, rolling=(), deciding=(), choices=())
         alive = [s for s in range(self.config.players) if stacks[s] and s not in self.resigned]
         if len(alive) < 2:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from dicepoker.core.types import JSON, Seat, View
 from dicepoker.dice.poker import PokerDice, format_dice, parse_dice
+from dicepoker.games.betting import Payout, payout_from_json, payout_json
 from dicepoker.games.peekpoker_actions import Phase
 
 if TYPE_CHECKING:
@@ -27,6 +28,8 @@ class PreviousHand:
     community: PokerDice
     shown: tuple[PokerDice | None, ...]
     won: tuple[int, ...]
+    payouts: tuple[Payout, ...] = ()
+    """Who won which pot (main pot first), as the betting engine shared them (PK-11, PK-12)."""
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -34,6 +37,7 @@ class PreviousHand:
             "community": format_dice(self.community),
             "shown": [None if dice is None else format_dice(dice) for dice in self.shown],
             "won": list(self.won),
+            "payouts": [payout_json(p) for p in self.payouts],
         }
 
     @classmethod
@@ -43,6 +47,7 @@ class PreviousHand:
             parse_dice(data["community"]),
             tuple(None if d is None else parse_dice(d) for d in data["shown"]),
             tuple(int(w) for w in data["won"]),
+            tuple(payout_from_json(p) for p in data["payouts"]),
         )
 
 

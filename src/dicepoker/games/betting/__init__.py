@@ -58,7 +58,17 @@ Rules, chosen to agree with PokerKit (checked action by action in ``tests/games/
 
 from dicepoker.games.betting.actions import Bet, BettingAction, Call, Check, Fold, Raise, parse_betting_action
 from dicepoker.games.betting.engine import Betting, next_dealer, seats_with_chips
-from dicepoker.games.betting.rules import BettingRules, Comparable, Limit, Options, Payout, Pot, RoundLimit
+from dicepoker.games.betting.rules import (
+    BettingRules,
+    Comparable,
+    Limit,
+    Options,
+    Payout,
+    Pot,
+    RoundLimit,
+    payout_from_json,
+    payout_json,
+)
 
 __all__ = [
     "Bet",
@@ -77,5 +87,7 @@ __all__ = [
     "RoundLimit",
     "next_dealer",
     "parse_betting_action",
+    "payout_from_json",
+    "payout_json",
     "seats_with_chips",
 ]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from dicepoker.core.errors import ConfigError
-from dicepoker.core.types import Seat
+from dicepoker.core.types import JSON, Seat
 
 
 class Limit(enum.Enum):
@@ -122,6 +122,22 @@ class Payout:
     pot: Pot
     winners: tuple[Seat, ...]
     shares: tuple[int, ...]
+
+
+def payout_json(payout: Payout) -> dict[str, JSON]:
+    return {
+        "amount": payout.pot.amount,
+        "eligible": list(payout.pot.eligible),
+        "winners": list(payout.winners),
+        "shares": list(payout.shares),
+    }
+
+
+def payout_from_json(data: Mapping[str, JSON]) -> Payout:
+    def seats(key: str) -> tuple[int, ...]:
+        return tuple(int(v) for v in data[key])
+
+    return Payout(Pot(int(data["amount"]), seats("eligible")), seats("winners"), seats("shares"))
 
 
 class Comparable(Protocol):
