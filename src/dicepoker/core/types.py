@@ -30,10 +30,17 @@ ToAct: TypeAlias = tuple[Seat, ...] | Chance
 class Action:
     """Base class of every action. Subclasses are frozen dataclasses whose ``str`` is their text form.
 
-    The text form is context-free and round-trips through the game's ``parse_action``.
+    The text form is context-free and round-trips through the game's ``parse_action``. By default it is
+    the class's ``keyword`` followed by each field's value (``bet 20``); actions written another way
+    (``claim 3 4`` for row 2, column 3) override ``__str__``.
     """
 
     __slots__ = ()
+    keyword: ClassVar[str]
+
+    def __str__(self) -> str:
+        fields: tuple[str, ...] = getattr(type(self), "__match_args__", ())
+        return " ".join([self.keyword, *(str(getattr(self, name)) for name in fields)])
 
 
 class ChanceAction(Action):
@@ -48,18 +55,12 @@ class Timeout(Action):
 
     keyword: ClassVar[str] = "timeout"
 
-    def __str__(self) -> str:
-        return "timeout"
-
 
 @dataclass(frozen=True, slots=True)
 class Resign(Action):
     """The seat gives up (CM-5); legal at any time while the game runs, even off turn."""
 
     keyword: ClassVar[str] = "resign"
-
-    def __str__(self) -> str:
-        return "resign"
 
 
 @dataclass(frozen=True, slots=True)

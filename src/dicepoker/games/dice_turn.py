@@ -28,9 +28,6 @@ class Roll(Action):
 
     keyword: ClassVar[str] = "roll"
 
-    def __str__(self) -> str:
-        return "roll"
-
 
 @dataclass(frozen=True, slots=True)
 class Reroll(Action):

@@ -24,9 +24,6 @@ class HighRoll(ChanceAction):
     face: int
     keyword: ClassVar[str] = "highroll"
 
-    def __str__(self) -> str:
-        return f"highroll {self.face}"
-
 
 @dataclass(frozen=True, slots=True)
 class Draw(ChanceAction):
@@ -45,9 +42,6 @@ class FlopReroll(ChanceAction):
 
     face: int
     keyword: ClassVar[str] = "reroll"
-
-    def __str__(self) -> str:
-        return f"reroll {self.face}"
 
 
 HIGH_ROLLS = tuple((HighRoll(face), Fraction(1, 6)) for face in range(1, 7))

@@ -51,9 +51,6 @@ class Stand(Action):
 
     keyword: ClassVar[str] = "stand"
 
-    def __str__(self) -> str:
-        return "stand"
-
 
 @dataclass(frozen=True, slots=True)
 class RerollAces(Action):

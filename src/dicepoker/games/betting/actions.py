@@ -14,16 +14,10 @@ from dicepoker.core.types import Action
 class Fold(Action):
     keyword: ClassVar[str] = "fold"
 
-    def __str__(self) -> str:
-        return "fold"
-
 
 @dataclass(frozen=True, slots=True)
 class Check(Action):
     keyword: ClassVar[str] = "check"
-
-    def __str__(self) -> str:
-        return "check"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +25,6 @@ class Call(Action):
     """Match the largest wager of the round, or put in everything when that is less (all-in)."""
 
     keyword: ClassVar[str] = "call"
-
-    def __str__(self) -> str:
-        return "call"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +34,6 @@ class Bet(Action):
     to: int
     keyword: ClassVar[str] = "bet"
 
-    def __str__(self) -> str:
-        return f"bet {self.to}"
-
 
 @dataclass(frozen=True, slots=True)
 class Raise(Action):
@@ -53,9 +41,6 @@ class Raise(Action):
 
     to: int
     keyword: ClassVar[str] = "raise"
-
-    def __str__(self) -> str:
-        return f"raise {self.to}"
 
 
 BettingAction = Fold | Check | Call | Bet | Raise

@@ -50,9 +50,6 @@ class Forfeit(Action):
 
     keyword: ClassVar[str] = "forfeit"
 
-    def __str__(self) -> str:
-        return "forfeit"
-
 
 @dataclass(frozen=True, slots=True)
 class OpeningRoll(ChanceAction):
@@ -60,9 +57,6 @@ class OpeningRoll(ChanceAction):
 
     face: int
     keyword: ClassVar[str] = "opening"
-
-    def __str__(self) -> str:
-        return f"opening {self.face}"
 
 
 OPENING_OUTCOMES = tuple(OpeningRoll(face) for face in range(1, 7))
