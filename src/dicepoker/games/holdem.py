@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from random import Random
 
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
@@ -135,10 +135,6 @@ class HoldemState(State):
             or self.rerolls_left > 0
         )
 
-    def _next_pocket_seat(self) -> Seat:
-        assert self.betting is not None
-        return self.betting.order[sum(len(p) for p in self.pockets) // POCKET]
-
     # -- legal actions ------------------------------------------------------------------------------
     def legal_actions(self, seat: Seat | None = None) -> Sequence[Action]:
         to_act = self.to_act
@@ -243,11 +239,13 @@ class HoldemState(State):
         return evolve(self, rolloff=None)._start_hand(settled)
 
     def _draw(self, die: SuitedDie) -> HoldemState:
-        bag = tuple(n - (suit == die[1]) for suit, n in enumerate(self.bag))
+        suit = die[1]
+        bag = (*self.bag[:suit], self.bag[suit] - 1, *self.bag[suit + 1 :])
         assert self.betting is not None
-        if sum(len(p) for p in self.pockets) < POCKET * len(self.betting.order):
-            seat = self._next_pocket_seat()
-            pockets = tuple((*p, die) if s == seat else p for s, p in enumerate(self.pockets))
+        dealt = sum(map(len, self.pockets))
+        if dealt < POCKET * len(self.betting.order):
+            seat = self.betting.order[dealt // POCKET]
+            pockets = (*self.pockets[:seat], (*self.pockets[seat], die), *self.pockets[seat + 1 :])
             return evolve(self, pockets=pockets, bag=bag)
         return evolve(self, board=(*self.board, die), bag=bag)
 
@@ -270,7 +268,7 @@ class HoldemState(State):
     def _start_hand(self, dealer: Seat) -> HoldemState:
         """HE-3: antes are posted and the pocket dice are due, dealer's left first."""
         dealt_in = tuple(chips if s not in self.resigned else 0 for s, chips in enumerate(self.stacks))
-        betting = Betting.start_hand(self.config.betting_rules(), dealt_in, dealer)
+        betting = Betting.start_hand(_betting_rules(self.config), dealt_in, dealer)
         if self.resigned:
             # Resigned players keep their chips on the table but are never dealt in again (CM-5).
             betting = evolve(
@@ -409,6 +407,12 @@ class HoldemState(State):
             "game_winners": sorted(self.game_winners),
             "reason": self.reason,
         }
+
+
+@cache
+def _betting_rules(config: HoldemConfig) -> BettingRules:
+    """The rules of every hand of a game: built and validated once, not once a hand."""
+    return config.betting_rules()
 
 
 # -- game -------------------------------------------------------------------------------------------
