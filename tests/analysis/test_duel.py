@@ -11,7 +11,6 @@ import dicepoker.cli.holdem  # registers the commands (dicepoker.cli.peekpoker t
 import dicepoker.cli.peekpoker  # noqa: F401
 from dicepoker.analysis.duel import GAMES, DuelReport, duel, parse_bots
 from dicepoker.bots.base import RandomBot
-from dicepoker.bots.holdem import duel as holdem_duel
 from dicepoker.bots.registry import create_bot
 from dicepoker.cli.app import app
 from dicepoker.core.errors import ConfigError
@@ -38,12 +37,6 @@ def test_a_seed_gives_the_same_run_and_chips_are_conserved(game: str) -> None:
     # a sum of zero-sum hands, each within the starting stack.
     stack = GAMES[game]().stack
     assert all(-stack <= r <= stack for r in a.results)
-
-
-def test_holdem_bots_duel_is_the_shared_evaluation() -> None:
-    mean, half = holdem_duel(create_bot("holdem", "equity"), RandomBot(), hands=30, seed=3)
-    report = duel("holdem", create_bot("holdem", "equity"), RandomBot(), hands=30, seed=3)
-    assert (mean, half) == (report.mean, report.half_width)
 
 
 def test_report_figures() -> None:

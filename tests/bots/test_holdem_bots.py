@@ -1,13 +1,18 @@
-"""Dice Hold'em bots decide from views, and equity beats random (small seeded run; full figures: the
-command ``python -c "from dicepoker.bots.holdem import *; ..."`` in the issue note)."""
+"""Dice Hold'em bots: they decide from views only, the expert learns how its opponent bets, and small
+seeded duels keep the strength ladder from rotting. The full figures come from
+``dicepoker simulate holdem --bots expert,equity --hands 20000 --seed 2026`` (and ``expert,random``,
+``equity,random``)."""
 
 from __future__ import annotations
 
+from functools import cache
 from random import Random
 
+from dicepoker.analysis.duel import DuelReport, duel
 from dicepoker.bots.base import RandomBot
-from dicepoker.bots.holdem import EquityBot, ExpertBot, duel, estimate_equity
+from dicepoker.bots.holdem import EquityBot, ExpertBot, estimate_equity
 from dicepoker.bots.registry import create_bot
+from dicepoker.core import Match
 from dicepoker.dice.suited import parse_suited
 from dicepoker.games.holdem import HoldemGame
 
@@ -29,5 +34,47 @@ def test_equity_estimate_is_sane() -> None:
 
 
 def test_equity_beats_random_in_a_small_seeded_run() -> None:
-    mean, _ = duel(EquityBot(), RandomBot(), hands=150, seed=3)
+    mean = duel("holdem", EquityBot(), RandomBot(), hands=150, seed=3).mean
     assert mean > 0
+
+
+def test_expert_decides_from_views_only() -> None:
+    """Two experts follow one 3-player game; one is shown views of a copy where everybody else's pocket
+    dice were redrawn. Anything hidden that leaked into a decision would split them."""
+    match = Match(HoldemGame(players=3, stack=200), seed=4)
+    sighted, blind = ExpertBot(), ExpertBot()
+    for step in range(300):
+        state = match.state
+        if state.is_terminal:
+            break
+        seat = state.to_act[0]  # type: ignore[index]
+        redrawn = state
+        for other in range(3):
+            if other != seat:
+                redrawn = redrawn.with_other_secret(other, Random(step * 10 + other))
+        legal = state.legal_actions(seat)
+        action = sighted.choose(state.view(seat), legal, Random(step))
+        assert action in legal
+        assert blind.choose(redrawn.view(seat), legal, Random(step)) == action
+        match.act(action, seat)
+
+
+@cache
+def session(opponent: str) -> tuple[ExpertBot, DuelReport]:
+    """An expert after a short seeded heads-up session, and the session's result."""
+    expert = ExpertBot()
+    rival = RandomBot() if opponent == "random" else EquityBot()
+    return expert, duel("holdem", expert, rival, hands=200 if opponent == "random" else 300, seed=1)
+
+
+def test_expert_beats_random_and_reads_its_bets_as_noise() -> None:
+    expert, report = session("random")
+    low, _ = report.interval
+    assert low > 0, report.summary()
+    assert expert.model.informativeness < 0.3
+
+
+def test_expert_beats_equity_and_reads_it_as_a_value_bettor() -> None:
+    expert, report = session("equity")
+    assert report.mean > 0, report.summary()
+    assert expert.model.informativeness > 0.6

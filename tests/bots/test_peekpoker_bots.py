@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import copy
+from functools import cache
 from random import Random
 
 import pytest
 
+from dicepoker.analysis.duel import DuelReport, duel
+from dicepoker.bots.base import RandomBot
 from dicepoker.bots.peekpoker import EquityBot, ExpertBot, hand_equity
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core import CHANCE, Match
 from dicepoker.dice.poker import parse_dice
+from dicepoker.games.betting import Call, Fold
 from dicepoker.games.peekpoker import PeekPokerGame, PeekPokerState, RerollAces, Stand
 from tests.games.test_peekpoker import run
 
@@ -97,3 +102,56 @@ def test_strength_ladder_smoke() -> None:
     """A short seeded check of the ladder (the 20,000-hand measurement is in the report)."""
     assert _chips_per_hand("equity", "random", 300, 1) > 0
     assert _chips_per_hand("expert", "equity", 300, 1) > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_expert_decides_from_views_only(players: int) -> None:
+    """Two experts follow one game; one is shown views of a copy where everybody else's hidden dice
+    (and pending ace choices) were redrawn. Anything hidden that leaked into a decision would split them."""
+    match = Match(PeekPokerGame(players=players, forced_bet=players == 3), seed=players)
+    sighted, blind = ExpertBot(), ExpertBot()
+    for step in range(300):
+        state = match.state
+        if state.is_terminal:
+            break
+        seat = state.to_act[0]  # type: ignore[index]
+        redrawn = state
+        for other in range(players):
+            if other != seat:
+                redrawn = redrawn.with_other_secret(other, Random(step * 10 + other))
+        legal = state.legal_actions(seat)
+        action = sighted.choose(state.view(seat), legal, Random(step))
+        assert action in legal
+        assert blind.choose(redrawn.view(seat), legal, Random(step)) == action
+        match.act(action, seat)
+
+
+@cache
+def session(opponent: str) -> tuple[ExpertBot, DuelReport]:
+    """An expert after a short seeded heads-up session, and the session's result."""
+    expert = ExpertBot()
+    rival = RandomBot() if opponent == "random" else EquityBot()
+    return expert, duel("peekpoker", expert, rival, hands=300 if opponent == "random" else 600, seed=1)
+
+
+def test_expert_beats_random_and_reads_its_bets_as_noise() -> None:
+    expert, report = session("random")
+    low, _ = report.interval
+    assert low > 0, report.summary()
+    assert expert.model.informativeness < 0.3
+
+
+def test_expert_beats_equity_and_reads_it_as_a_value_bettor() -> None:
+    expert, report = session("equity")
+    assert report.mean > 0, report.summary()
+    assert expert.model.informativeness > 0.6
+
+
+def test_a_shove_is_called_from_a_random_bettor_and_folded_to_a_tight_one() -> None:
+    """K K 9 wins about 58% against a random hand; calling 47 into 49 needs 49%. Against a bot whose
+    bets carry no information that is a call; against one that never shoves without a monster, a fold."""
+    state = run(PeekPokerGame(players=2).initial_state(), "high-roll 6 1", "rolled 9 T Q", "rolled 9 K K", "bet 47")
+    assert state.to_act == (0,)
+    view, legal = state.view(0), state.legal_actions(0)
+    assert copy.deepcopy(session("random")[0]).choose(view, legal, Random(0)) == Call()
+    assert copy.deepcopy(session("equity")[0]).choose(view, legal, Random(0)) == Fold()

@@ -3,15 +3,19 @@
 - :class:`EquityBot`: equity of its own dice against one random hand (ace re-rolls ignored); bets a
   pot when strong, calls by pot odds, otherwise checks or folds. At the showdown it re-rolls aces to
   beat the best hand on the table as revealed.
-- :class:`ExpertBot`: equity that counts the crazy aces (both players re-roll to maximise their equity
-  against a random hand on the board), narrowed to
-  the hands an opponent who bets or raises is likely to hold; sizes its bets to the pot, raises for
-  value, bluffs now and then. At the showdown it plays a best response to the others' likely re-rolls:
-  an ace may complete a straight or break one, and whether to keep it depends on what the others hold
-  and will do.
+- :class:`ExpertBot`: models its opponent (:mod:`dicepoker.bots.opponent`). Over the hands of a session
+  it learns how often the opponent checks, calls, folds and bets each size, and how far those actions
+  follow their dice (from the order of their actions within hands, and from the dice they show at
+  showdowns). It weighs the 56 hands they may hold by how likely their betting this hand is with each,
+  takes its exact equity against that range (crazy aces counted: both players re-roll to maximise
+  their equity against a random hand on the board) and picks the action, and the bet size, with the
+  most expected chips one round ahead, given how this opponent answers each size. So a random bot's
+  shoves are called with any hand that beats the pot odds, while a value bettor's bets are respected.
+  At the showdown it plays a best response to the others' likely re-rolls: an ace may complete a
+  straight or break one, and whether to keep it depends on what the others hold and will do.
 
-The tables behind both (every own-dice × community-dice pairing, 56 × 56) are built once, in well under
-a second, from the exact hand table of :mod:`dicepoker.dice.poker` and the re-roll solver of
+The tables behind both (every own-dice × community-dice pairing, 56 × 56) are built once, in a second
+or two, from the exact hand table of :mod:`dicepoker.dice.poker` and the re-roll solver of
 :mod:`dicepoker.analysis.peekpoker_odds`.
 """
 
@@ -32,8 +36,10 @@ from dicepoker.analysis.peekpoker_odds import (
     hand_strength,
     plan_rerolls,
 )
+from dicepoker.bots.opponent import OpponentModel, Range, Snapshot, choose, quantiles
+from dicepoker.bots.tracker import HandTracker
 from dicepoker.core.types import Action, View
-from dicepoker.dice.poker import RANKED_KEYS, PokerDice, outcomes
+from dicepoker.dice.poker import RANKED_KEYS, Face, PokerDice, outcomes
 from dicepoker.games.betting import Bet, Call, Check, Fold, Raise
 from dicepoker.games.peekpoker_actions import RerollAces, Stand
 from dicepoker.games.peekpoker_view import PeekPokerView
@@ -43,6 +49,7 @@ TRIPLES: tuple[PokerDice, ...] = tuple(dice for dice, _ in outcomes(3))
 TRIPLE_INDEX = {dice: i for i, dice in enumerate(TRIPLES)}
 TRIPLE_P: FloatArray = np.array([float(p) for _, p in outcomes(3)])
 STRENGTH_LEVELS = len(RANKED_KEYS)
+COMMUNITY = 3
 
 
 # -- tables -----------------------------------------------------------------------------------------
@@ -105,13 +112,6 @@ def _consistent_boards(partial: PokerDice) -> tuple[npt.NDArray[np.int64], Float
     return np.array(indices), np.array(chances)
 
 
-@cache
-def opponent_range(community: PokerDice, threshold: float) -> FloatArray:
-    """Chance weights of opponent dice whose own equity (with re-rolls) is at least ``threshold``."""
-    equities = np.array([hand_equity(dice, community, rerolls=True) for dice in TRIPLES])
-    return np.where(equities >= threshold, TRIPLE_P, 0.0)
-
-
 # -- shared betting helpers -------------------------------------------------------------------------
 def _amount_action(legal: Sequence[Action], target: int) -> Action | None:
     """The legal bet or raise closest to ``target`` (a total wager), or ``None`` if none is legal."""
@@ -155,32 +155,104 @@ class EquityBot:
 
 
 class ExpertBot:
+    """Equity against the opponent's range as their betting shapes it (:mod:`.opponent`), learnt over
+    the hands of a session; best-response ace decisions at the showdown."""
+
     name = "expert"
+    bet_fractions = (0.33, 0.5, 0.75, 1.0, 1.5, 2.5)
+    """Candidate bet and raise sizes, as fractions of the pot after calling (plus all-in)."""
+
+    def __init__(self) -> None:
+        self.model = OpponentModel(rounds=3)  # two betting rounds, three with split community dice (PK-14)
+        # One tracker per seat: one instance may play several seats of a table (the simulator shares bots).
+        self.trackers: dict[int, HandTracker] = {}
+        self.asked_about_aces = False
+        """Whether this table re-rolls aces at all (PK-14 may forbid it): then a showdown is seen holding one."""
 
     def choose(self, view: View, legal: Sequence[Action], rng: Random) -> Action:
         assert isinstance(view, PeekPokerView) and view.seat is not None
+        tracker = self.trackers.setdefault(view.seat, HandTracker(self.model))
+        opponents = [s for s, flag in enumerate(view.in_hand) if flag and s != view.seat]
         if any(isinstance(a, (Stand, RerollAces)) for a in legal):
+            self.asked_about_aces = True
+            theirs = view.dice[opponents[0]] if len(opponents) == 1 else None
+            tracker.settle(showdown=True, shown=None if theirs is None else TRIPLE_INDEX[tuple(sorted(theirs))])
             return _best_response_rerolls(view, legal)
-        facing = view.to_call() > 0
-        # A bet tells something: against one, count only the hands that would make it.
-        weights = None
-        if facing:
-            pressure = view.to_call() / max(1, view.pot)
-            weights = opponent_range(view.community, min(0.75, 0.5 + 0.25 * pressure))
-        equity = hand_equity(view.own, view.community, rerolls=True, opponent_weights=weights)
-        equity **= _opponents(view)
-        last_round = view.betting_round is not None and len(view.community) == 3
-        if equity > 0.72 or (equity > 0.6 and not facing):
-            fraction = 1.0 if equity > 0.85 else 0.6
-            target = max(view.bets) + round(fraction * (view.pot + view.to_call()))
-            sized = _amount_action(legal, max(target, 1))
-            if sized is not None:
-                return sized
-        if not facing and last_round and equity < 0.25 and rng.random() < 0.15:
-            bluff = _amount_action(legal, max(1, view.pot // 2))
-            if bluff is not None:
-                return bluff
-        return _passive(legal, equity, view)
+        _read_previous(view, tracker)
+        snap = _snapshot(view, opponents, sees_showdown=self.asked_about_aces and Face.ACE in view.own)
+        strength = _strengths(tuple(sorted(view.community)))
+        tracker.observe(snap, TRIPLE_P, strength)
+        weights = tracker.range_weights()
+        assert weights is not None
+        equity = _equities(tuple(sorted(view.own)), tuple(sorted(view.community)))
+        if len(opponents) > 1:
+            # Several opponents: no range is read; the equity is against random hands of them all.
+            equity = equity * hand_equity(view.own, view.community, rerolls=True) ** (len(opponents) - 1)
+        hands = Range(weights, equity, quantiles(strength, TRIPLE_P))
+        targets = {
+            _amount_action(legal, snap.opp_bet + round(f * (snap.pot + snap.to_call))) for f in self.bet_fractions
+        }
+        candidates = [a for a in {*targets, _amount_action(legal, snap.my_bet + snap.my_chips)} if a is not None]
+        sized = sorted((a for a in candidates if isinstance(a, (Bet, Raise))), key=lambda a: a.to)
+        action = choose(snap, legal, sized, hands, self.model, (1, max(1, snap.opp_chips)))
+        tracker.acted(action)
+        return action
+
+
+def _snapshot(view: PeekPokerView, opponents: Sequence[int], *, sees_showdown: bool) -> Snapshot:
+    """The view's betting facts; with several opponents, the biggest wager and stack stand for them."""
+    assert view.seat is not None and view.betting_round is not None
+    me = view.seat
+    return Snapshot(
+        hand=(view.hand_number, me, tuple(sorted(view.own))),
+        round=view.betting_round,
+        final_round=len(view.community) == COMMUNITY,
+        pot=view.pot,
+        my_bet=view.bets[me],
+        opp_bet=max((view.bets[s] for s in opponents), default=0),
+        my_chips=view.chips[me],
+        opp_chips=max((view.chips[s] for s in opponents), default=0),
+        # With antes (the default) the dealer acts last in every round.
+        opp_first=view.dealer == me,
+        heads_up=len(opponents) == 1,
+        # Holding an ace, the bot is asked about it at any showdown, and so sees that one happened.
+        sees_showdown=sees_showdown,
+    )
+
+
+def _read_previous(view: PeekPokerView, tracker: HandTracker) -> None:
+    """In a game of many hands the view recalls the last one: whether it was shown down, and their dice."""
+    previous, current = view.previous, tracker.current
+    if previous is None or current is None or current[0] != previous.number:
+        return
+    shown = [d for s, d in enumerate(previous.shown) if d is not None and s != view.seat]
+    index = TRIPLE_INDEX[tuple(sorted(shown[0]))] if len(shown) == 1 else None
+    tracker.settle(showdown=any(d is not None for d in previous.shown), shown=index)
+
+
+@cache
+def _strength_table() -> FloatArray:
+    """``[board, hand]``: each hand's equity (ace re-rolls counted) against a random hand on that board."""
+    _, rerolled = _tables()
+    table: FloatArray = rerolled @ TRIPLE_P
+    return table
+
+
+@cache
+def _strengths(community: PokerDice) -> FloatArray:
+    """Every hand's equity against a random hand, averaged over the community dice still to come."""
+    boards, chances = _consistent_boards(community)
+    result: FloatArray = chances @ _strength_table()[boards] / chances.sum()
+    return result
+
+
+@cache
+def _equities(own: PokerDice, community: PokerDice) -> FloatArray:
+    """Heads-up equity of ``own`` against each possible opponent hand, with re-rolls."""
+    _, rerolled = _tables()
+    boards, chances = _consistent_boards(community)
+    result: FloatArray = chances @ rerolled[boards, TRIPLE_INDEX[own], :] / chances.sum()
+    return result
 
 
 # -- ace decisions ----------------------------------------------------------------------------------
