@@ -15,6 +15,7 @@ from dicepoker.bots.registry import create_bot
 from dicepoker.core import Match
 from dicepoker.dice.suited import parse_suited
 from dicepoker.games.holdem import HoldemGame
+from tests.bots.expert_checks import assert_decides_from_views_only, learning_session
 
 
 def test_bots_are_registered() -> None:
@@ -42,29 +43,14 @@ def test_expert_decides_from_views_only() -> None:
     """Two experts follow one 3-player game; one is shown views of a copy where everybody else's pocket
     dice were redrawn. Anything hidden that leaked into a decision would split them."""
     match = Match(HoldemGame(players=3, stack=200), seed=4)
-    sighted, blind = ExpertBot(), ExpertBot()
-    for step in range(300):
-        state = match.state
-        if state.is_terminal:
-            break
-        seat = state.to_act[0]  # type: ignore[index]
-        redrawn = state
-        for other in range(3):
-            if other != seat:
-                redrawn = redrawn.with_other_secret(other, Random(step * 10 + other))
-        legal = state.legal_actions(seat)
-        action = sighted.choose(state.view(seat), legal, Random(step))
-        assert action in legal
-        assert blind.choose(redrawn.view(seat), legal, Random(step)) == action
-        match.act(action, seat)
+    assert_decides_from_views_only(match, ExpertBot, 3)
 
 
 @cache
 def session(opponent: str) -> tuple[ExpertBot, DuelReport]:
     """An expert after a short seeded heads-up session, and the session's result."""
     expert = ExpertBot()
-    rival = RandomBot() if opponent == "random" else EquityBot()
-    return expert, duel("holdem", expert, rival, hands=200 if opponent == "random" else 300, seed=1)
+    return expert, learning_session("holdem", expert, opponent, hands=200 if opponent == "random" else 300)
 
 
 def test_expert_beats_random_and_reads_its_bets_as_noise() -> None:

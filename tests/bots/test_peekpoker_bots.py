@@ -8,14 +8,14 @@ from random import Random
 
 import pytest
 
-from dicepoker.analysis.duel import DuelReport, duel
-from dicepoker.bots.base import RandomBot
+from dicepoker.analysis.duel import DuelReport
 from dicepoker.bots.peekpoker import EquityBot, ExpertBot, hand_equity
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core import CHANCE, Match
 from dicepoker.dice.poker import parse_dice
 from dicepoker.games.betting import Call, Fold
 from dicepoker.games.peekpoker import PeekPokerGame, PeekPokerState, RerollAces, Stand
+from tests.bots.expert_checks import assert_decides_from_views_only, learning_session
 from tests.games.test_peekpoker import run
 
 
@@ -109,29 +109,14 @@ def test_expert_decides_from_views_only(players: int) -> None:
     """Two experts follow one game; one is shown views of a copy where everybody else's hidden dice
     (and pending ace choices) were redrawn. Anything hidden that leaked into a decision would split them."""
     match = Match(PeekPokerGame(players=players, forced_bet=players == 3), seed=players)
-    sighted, blind = ExpertBot(), ExpertBot()
-    for step in range(300):
-        state = match.state
-        if state.is_terminal:
-            break
-        seat = state.to_act[0]  # type: ignore[index]
-        redrawn = state
-        for other in range(players):
-            if other != seat:
-                redrawn = redrawn.with_other_secret(other, Random(step * 10 + other))
-        legal = state.legal_actions(seat)
-        action = sighted.choose(state.view(seat), legal, Random(step))
-        assert action in legal
-        assert blind.choose(redrawn.view(seat), legal, Random(step)) == action
-        match.act(action, seat)
+    assert_decides_from_views_only(match, ExpertBot, players)
 
 
 @cache
 def session(opponent: str) -> tuple[ExpertBot, DuelReport]:
     """An expert after a short seeded heads-up session, and the session's result."""
     expert = ExpertBot()
-    rival = RandomBot() if opponent == "random" else EquityBot()
-    return expert, duel("peekpoker", expert, rival, hands=300 if opponent == "random" else 600, seed=1)
+    return expert, learning_session("peekpoker", expert, opponent, hands=300 if opponent == "random" else 600)
 
 
 def test_expert_beats_random_and_reads_its_bets_as_noise() -> None:
