@@ -186,9 +186,10 @@ def save_log(path: Path, log: EventLog) -> None:
     _write_whole(path, log.to_jsonl())
 
 
-def save_history(path: Path, log: EventLog) -> None:
-    """Write a betting game as a hand history (:mod:`dicepoker.games.history`), all at once."""
+def save_history(path: Path, log: EventLog, console: Console) -> None:
+    """Write a betting game as a hand history (:mod:`dicepoker.games.history`), all at once, and say so."""
     _write_whole(path, write_history(log))
+    console.print(f"Saved the hand history to {path}: replay with 'dicepoker replay {path}'.", markup=False)
 
 
 def _write_whole(path: Path, text: str) -> None:

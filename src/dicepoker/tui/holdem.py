@@ -387,10 +387,7 @@ class HoldemClient:
         if message:
             self.console.print(message, markup=False)
         if self.save is not None:
-            save_history(self.save, self.match.log)
-            self.console.print(
-                f"Saved the hand history to {self.save}: replay with 'dicepoker replay {self.save}'.", markup=False
-            )
+            save_history(self.save, self.match.log, self.console)
         return 0
 
 

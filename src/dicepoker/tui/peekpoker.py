@@ -216,10 +216,7 @@ class PeekPokerClient:
         if message:
             self.console.print(message)
         if self.save is not None:
-            save_history(self.save, self.match.log)
-            self.console.print(
-                f"Saved the hand history to {self.save}: replay with 'dicepoker replay {self.save}'.", markup=False
-            )
+            save_history(self.save, self.match.log, self.console)
         return 0
 
 
