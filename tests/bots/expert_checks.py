@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from random import Random
 
-from dicepoker.analysis.duel import DuelReport, duel
+from dicepoker.arena.duel import DuelReport, duel
 from dicepoker.bots.base import Bot, RandomBot
 from dicepoker.bots.registry import create_bot
 from dicepoker.core import Match

@@ -11,7 +11,7 @@ from random import Random
 
 import pytest
 
-from dicepoker.analysis.simulate import simulate
+from dicepoker.arena.simulate import simulate
 from dicepoker.bots.board import ExpertBot, GreedyBot
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core.match import Match

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache
 from random import Random
 
-from dicepoker.analysis.duel import DuelReport, duel
+from dicepoker.arena.duel import DuelReport, duel
 from dicepoker.bots.base import RandomBot
 from dicepoker.bots.holdem import EquityBot, ExpertBot, estimate_equity
 from dicepoker.bots.registry import create_bot

@@ -8,7 +8,7 @@ from random import Random
 
 import pytest
 
-from dicepoker.analysis.duel import DuelReport
+from dicepoker.arena.duel import DuelReport
 from dicepoker.bots.peekpoker import EquityBot, ExpertBot, hand_equity
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core import CHANCE, Match
@@ -16,7 +16,7 @@ from dicepoker.dice.poker import parse_dice
 from dicepoker.games.betting import Call, Fold
 from dicepoker.games.peekpoker import PeekPokerGame, PeekPokerState, RerollAces, Stand
 from tests.bots.expert_checks import assert_decides_from_views_only, learning_session
-from tests.games.test_peekpoker import run
+from tests.games.peekpoker.test_rules import run
 
 
 def test_registered() -> None:

@@ -9,7 +9,7 @@ from dicepoker.games.board import ZepherinGame
 from dicepoker.games.board.actions import OpeningRoll
 from dicepoker.games.holdem import HighRoll, HoldemGame
 from dicepoker.games.peekpoker import PeekPokerGame
-from dicepoker.games.peekpoker_actions import HighRoll as PeekHighRoll
+from dicepoker.games.peekpoker.actions import HighRoll as PeekHighRoll
 
 
 def test_cm3_highest_roller_wins_once_everyone_rolled() -> None:

@@ -1,5 +1,5 @@
-"""Analysis over the rules: exact odds, strategy solving and bot-vs-bot simulation.
+"""Exact mathematics over the rules: odds, equity and strategy solving (below the bots: bots may use it).
 
-Modules are imported on demand (``from dicepoker.analysis.simulate import simulate``) so that importing
-this package never builds a strategy table.
+Modules are imported on demand (``from dicepoker.analysis.scorecard_solver import ...``) so that importing
+this package never builds a strategy table. What plays bots against each other lives in :mod:`dicepoker.arena`.
 """

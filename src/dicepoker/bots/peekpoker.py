@@ -41,8 +41,8 @@ from dicepoker.bots.tracker import HandTracker
 from dicepoker.core.types import Action, View
 from dicepoker.dice.poker import RANKED_KEYS, Face, PokerDice, outcomes
 from dicepoker.games.betting import Bet, Call, Check, Fold, Raise
-from dicepoker.games.peekpoker_actions import RerollAces, Stand
-from dicepoker.games.peekpoker_view import PeekPokerView
+from dicepoker.games.peekpoker.actions import RerollAces, Stand
+from dicepoker.games.peekpoker.view import PeekPokerView
 
 FloatArray = npt.NDArray[np.float64]
 TRIPLES: tuple[PokerDice, ...] = tuple(dice for dice, _ in outcomes(3))

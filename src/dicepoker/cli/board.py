@@ -16,7 +16,7 @@ from dicepoker.core.errors import ConfigError
 from dicepoker.dice import parse_dice
 
 if TYPE_CHECKING:
-    from dicepoker.analysis.simulate import Rate, SimulationReport
+    from dicepoker.arena.simulate import Rate, SimulationReport
 
 GAMES = ("zepherin", "classic-board")
 
@@ -204,7 +204,7 @@ def _simulate(
     as_json: bool,
 ) -> None:
     with user_errors():
-        from dicepoker.analysis.simulate import simulate
+        from dicepoker.arena.simulate import simulate
         from dicepoker.tui.common import pick_seed
 
         names = [n.strip() for n in bots.split(",") if n.strip()]

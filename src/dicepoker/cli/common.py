@@ -38,7 +38,7 @@ def print_json(data: JSON) -> None:
 
 def print_duel(game: str, bots: str, hands: int, seed: int | None, as_json: bool) -> None:
     """The body of ``dicepoker simulate <betting game>``: a seeded heads-up duel, as text or JSON."""
-    from dicepoker.analysis.duel import duel, parse_bots  # lazy: keeps the command's start-up light
+    from dicepoker.arena.duel import duel, parse_bots  # lazy: keeps the command's start-up light
     from dicepoker.tui.common import pick_seed
 
     first, second = parse_bots(game, bots)

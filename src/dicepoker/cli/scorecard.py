@@ -20,7 +20,7 @@ from dicepoker.dice import hand_counts, parse_dice
 from dicepoker.dice.scoring import Category, scores
 
 if TYPE_CHECKING:
-    from dicepoker.analysis.simulate import Rate, SimulationReport
+    from dicepoker.arena.simulate import Rate, SimulationReport
 
 ONE_ROLL_WAYS = 6**5
 """Ordered outcomes of one roll of five dice."""
@@ -156,7 +156,7 @@ def simulate_scorecard(
     Example: dicepoker simulate scorecard --bots optimal,greedy --games 1000 --seed 1 --workers 2
     """
     with user_errors():
-        from dicepoker.analysis.simulate import simulate
+        from dicepoker.arena.simulate import simulate
         from dicepoker.tui.common import pick_seed
 
         bot_names = [name.strip() for name in bots.split(",") if name.strip()]

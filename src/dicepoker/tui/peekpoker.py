@@ -22,8 +22,8 @@ from dicepoker.core.types import Action, Seat, Timeout
 from dicepoker.dice.poker import Colour, PokerDice, describe, evaluate
 from dicepoker.games.betting import Check
 from dicepoker.games.peekpoker import PeekPokerState
-from dicepoker.games.peekpoker_actions import Phase
-from dicepoker.games.peekpoker_view import PeekPokerView
+from dicepoker.games.peekpoker.actions import Phase
+from dicepoker.games.peekpoker.view import PeekPokerView
 from dicepoker.games.registry import create
 from dicepoker.tui.common import QUIT_WORDS, LineReader, TurnClock, ask, pick_seed, save_history
 

@@ -12,7 +12,7 @@ from dicepoker.core.log import Event
 from dicepoker.dice.poker import describe, evaluate, format_dice
 from dicepoker.games.history.format import Variant
 from dicepoker.games.peekpoker import PeekPokerState, Phase
-from dicepoker.games.peekpoker_view import PreviousHand
+from dicepoker.games.peekpoker.view import PreviousHand
 
 
 class PeekPokerHistory(Variant[PeekPokerState]):

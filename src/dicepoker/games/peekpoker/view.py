@@ -9,15 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from dicepoker.core.types import JSON, Seat, View
 from dicepoker.dice.poker import PokerDice, format_dice, parse_dice
 from dicepoker.games.betting import Payout, payout_from_json, payout_json
-from dicepoker.games.peekpoker_actions import Phase
-
-if TYPE_CHECKING:
-    from dicepoker.games.peekpoker import PeekPokerState
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,32 +71,6 @@ class PeekPokerView(View):
     resigned: frozenset[Seat]
     previous: PreviousHand | None
     over: bool
-
-    @classmethod
-    def build(cls, state: PeekPokerState, seat: Seat | None, dice: tuple[PokerDice | None, ...]) -> PeekPokerView:
-        betting = state.betting
-        to_act = state.to_act
-        players = state.config.players
-        return cls(
-            seat=seat,
-            players=players,
-            phase=state.phase.value,
-            hand_number=state.hand_number,
-            dealer=state.dealer,
-            chips=state.chips(),
-            bets=betting.bets if betting else (0,) * players,
-            pot=sum(betting.bets) + sum(betting.contributed) if betting else 0,
-            in_hand=betting.in_hand if betting else (False,) * players,
-            betting_round=betting.round if betting and state.phase is Phase.BET else None,
-            to_act=to_act if isinstance(to_act, tuple) else (),
-            dice=dice,
-            community=state.community,
-            rerolling=state.rolling if state.phase is Phase.REROLL else (),
-            forced_bet_due=state._forced_bet_due(),
-            resigned=state.resigned,
-            previous=state.previous,
-            over=state.phase is Phase.OVER,
-        )
 
     @property
     def own(self) -> PokerDice:

@@ -34,8 +34,8 @@ from dicepoker.games.betting import (
     next_dealer,
     parse_betting_action,
 )
-from dicepoker.games.peekpoker_actions import HighRoll, Phase, RerollAces, Rolled, Stand, parse_peekpoker_action
-from dicepoker.games.peekpoker_view import PeekPokerView, PreviousHand
+from dicepoker.games.peekpoker.actions import HighRoll, Phase, RerollAces, Rolled, Stand, parse_peekpoker_action
+from dicepoker.games.peekpoker.view import PeekPokerView, PreviousHand
 
 __all__ = ["HighRoll", "PeekPokerConfig", "PeekPokerGame", "PeekPokerState", "Phase", "RerollAces", "Rolled", "Stand"]
 
@@ -398,7 +398,7 @@ class PeekPokerState(State):
         dice = tuple(
             self.hidden[s] if self.hidden and (s == seat or self.revealed(s)) else None for s in range(players)
         )
-        return PeekPokerView.build(self, seat, dice)
+        return _build_view(self, seat, dice)
 
     def hidden_from_others(self, seat: Seat) -> JSON | None:
         secret: dict[str, JSON] = {}
@@ -438,6 +438,32 @@ class PeekPokerState(State):
 
 
 # -- game -------------------------------------------------------------------------------------------
+def _build_view(state: PeekPokerState, seat: Seat | None, dice: tuple[PokerDice | None, ...]) -> PeekPokerView:
+    betting = state.betting
+    to_act = state.to_act
+    players = state.config.players
+    return PeekPokerView(
+        seat=seat,
+        players=players,
+        phase=state.phase.value,
+        hand_number=state.hand_number,
+        dealer=state.dealer,
+        chips=state.chips(),
+        bets=betting.bets if betting else (0,) * players,
+        pot=sum(betting.bets) + sum(betting.contributed) if betting else 0,
+        in_hand=betting.in_hand if betting else (False,) * players,
+        betting_round=betting.round if betting and state.phase is Phase.BET else None,
+        to_act=to_act if isinstance(to_act, tuple) else (),
+        dice=dice,
+        community=state.community,
+        rerolling=state.rolling if state.phase is Phase.REROLL else (),
+        forced_bet_due=state._forced_bet_due(),
+        resigned=state.resigned,
+        previous=state.previous,
+        over=state.phase is Phase.OVER,
+    )
+
+
 class PeekPokerGame(Game[PeekPokerConfig, PeekPokerState]):
     """PeekPoker Hold'em: Crazy Aces.
 

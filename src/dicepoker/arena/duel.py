@@ -25,7 +25,7 @@ from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core.errors import ConfigError
 from dicepoker.core.state import State
 from dicepoker.core.types import JSON, Seat
-from dicepoker.games import holdem, peekpoker, peekpoker_actions
+from dicepoker.games import holdem, peekpoker
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
@@ -65,7 +65,7 @@ def _peekpoker() -> HeadsUp:
     game = peekpoker.PeekPokerGame(players=2)
 
     def start() -> State:
-        return game.initial_state().apply(peekpoker_actions.HighRoll((6, 1)))
+        return game.initial_state().apply(peekpoker.HighRoll((6, 1)))
 
     def hand(state: State) -> int:
         assert isinstance(state, peekpoker.PeekPokerState)

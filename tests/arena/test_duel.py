@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 import dicepoker.cli.holdem  # registers the commands (dicepoker.cli.peekpoker too)
 import dicepoker.cli.peekpoker  # noqa: F401
-from dicepoker.analysis.duel import GAMES, DuelReport, duel, parse_bots
+from dicepoker.arena.duel import GAMES, DuelReport, duel, parse_bots
 from dicepoker.bots.base import RandomBot
 from dicepoker.bots.registry import create_bot
 from dicepoker.cli.app import app

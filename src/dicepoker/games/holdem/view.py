@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from dicepoker.core.types import JSON, Seat, View
 from dicepoker.dice.suited import Suit, SuitedDie
 from dicepoker.games.betting import Payout, payout_from_json, payout_json
-from dicepoker.games.holdem_actions import Phase
+from dicepoker.games.holdem.actions import Phase
 
 
 @dataclass(frozen=True, slots=True)

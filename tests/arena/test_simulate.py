@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from dicepoker.analysis.simulate import (
+from dicepoker.arena.simulate import (
     GameRecord,
     MeanEstimate,
     derive_seed,

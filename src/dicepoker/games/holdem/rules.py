@@ -35,8 +35,8 @@ from dicepoker.core.types import (
 )
 from dicepoker.dice.suited import BAG, HandCategory, Suit, SuitedDie, best_value, category_of, parse_suited
 from dicepoker.games.betting import Betting, BettingRules, Check, Fold, next_dealer, parse_betting_action
-from dicepoker.games.holdem_actions import FLOP_REROLLS, HIGH_ROLLS, Draw, FlopReroll, HighRoll, Phase
-from dicepoker.games.holdem_view import (
+from dicepoker.games.holdem.actions import FLOP_REROLLS, HIGH_ROLLS, Draw, FlopReroll, HighRoll, Phase
+from dicepoker.games.holdem.view import (
     HoldemView,
     Showdown,
     dice_from_json,
