@@ -8,6 +8,7 @@ from dicepoker.core.errors import ConfigError, CorruptLog, DicePokerError, Illeg
 from dicepoker.core.game import Game
 from dicepoker.core.log import Event, EventLog, replay_states
 from dicepoker.core.match import Match
+from dicepoker.core.notation import parse_int
 from dicepoker.core.state import State
 from dicepoker.core.types import (
     CHANCE,
@@ -47,6 +48,7 @@ __all__ = [
     "ToAct",
     "View",
     "jsonable",
+    "parse_int",
     "replay_states",
     "sample_exact",
 ]
