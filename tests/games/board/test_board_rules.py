@@ -284,8 +284,11 @@ def test_CM_5_three_teams_play_on_after_one_concedes() -> None:
 
 def test_game_ends_when_nothing_can_change() -> None:
     """[decision] With no chip to place and none removable, the game ends; most runs wins."""
-    state = with_chips(started(ZepherinGame(chips=1)), [(1, 1, 0), (1, 2, 1)])
-    protected = replace(state.position, runs=(((0, 1, 2, 3, 4),), ()))
-    final: BoardState = rolled(replace(state, position=protected), (1, 2, 3, 4, 6)).apply(Forfeit())
+    # Every chip is placed and protected: team 0 a line of eight (one run), team 1 a cross through the centre.
+    team_0 = [(9, c, 0) for c in range(1, 9)]
+    team_1 = [(r, 5, 1) for r in (1, 2, 3, 4)] + [(5, c, 1) for c in (1, 2, 3, 4)]
+    state = with_chips(started(ZepherinGame(chips=8, runs_to_win=3)), team_0 + team_1)
+    final: BoardState = rolled(state, (1, 2, 3, 4, 6)).apply(Forfeit())
     assert final.is_terminal
-    assert final.result().winners == frozenset({0})
+    assert final.result().winners == frozenset({1})
+    assert final.result().scores == (1, 2)

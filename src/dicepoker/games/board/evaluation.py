@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dicepoker.games.board.layout import Square
-from dicepoker.games.board.position import Position, Team, compatible
+from dicepoker.games.board.position import Position, Team
 
 EXTEND = (0.0, 1.0, 3.0, 10.0, 40.0, 400.0)
 """Value of a line of five that would then hold n of our squares (and none of theirs)."""
@@ -31,8 +31,8 @@ def line_owner_counts(position: Position, line: Sequence[Square]) -> dict[Team |
 def line_prospect(position: Position, line: Sequence[Square], team: Team) -> int | None:
     """How many squares of the line count for ``team`` if it can still become a run for it, else ``None``.
 
-    A line can become a run when no other team holds a square of it and it would share at most one
-    square with each run the team already has (BD-12).
+    A line can become a run when no other team holds a square of it and holding it would raise the
+    team's number of runs (BD-12: it may share at most one square with the team's runs).
     """
     cells, free = position.cells, position.layout.free
     count = 0
@@ -42,7 +42,7 @@ def line_prospect(position: Position, line: Sequence[Square], team: Team) -> int
             count += 1
         elif owner is not None:
             return None
-    if not all(compatible(tuple(line), run) for run in position.runs[team]):
+    if not position.would_add_run(tuple(line), team):
         return None
     return count
 

@@ -1,11 +1,26 @@
 """The chips on a board and what a roll may do to them (BD-7 … BD-12), shared by the rules, views and bots.
 
-A :class:`Position` is a value: the owner of each square (a team number, or ``None``), each team's
-runs, and each team's chips left. It knows nothing of turns or seats.
+A :class:`Position` is a value: the owner of each square (a team number, or ``None``) and each team's
+chips left. Everything about runs is derived from the squares alone, never from the order the chips
+were placed in (BD-12 **[decision]**): every line of five a team holds is *held* and protected, and the
+team's *runs* are the largest set of its held lines no two of which share more than one square.
+
+Two lines of five share two or more squares only when they lie on the same row, column or diagonal
+(lines in different directions cross at one square at most), so the largest set is found exactly by
+taking held lines in order of their first square and keeping each one that shares at most one square
+with those kept (interval scheduling along each line of the board).
+
+>>> from dicepoker.games.board.layout import default_layout
+>>> position = Position.empty(default_layout(), 2, 50)
+>>> for col in (3, 4, 6, 7, 8, 5, 2, 1, 0):   # a row of nine, in the order of issue 13
+...     position = position.place(col, 0)
+>>> len(position.held[0]), [list(run) for run in position.runs[0]]
+(5, [[0, 1, 2, 3, 4], [4, 5, 6, 7, 8]])
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dicepoker.dice.hands import PokerHand
@@ -14,27 +29,55 @@ from dicepoker.games.board.layout import Layout, Line, Square
 
 Team = int
 Cells = tuple[Team | None, ...]
+Lines = tuple[Line, ...]
 
 
-def compatible(run: Line, other: Line) -> bool:
+def compatible(run: Sequence[Square], other: Sequence[Square]) -> bool:
     """BD-12: two runs of one team may share at most one square."""
     return len(set(run) & set(other)) <= 1
 
 
+def most_runs(held: Iterable[Line]) -> Lines:
+    """BD-12: the largest set of ``held`` lines no two of which share more than one square.
+
+    Lines sharing two squares are collinear, so along each row, column and diagonal this is interval
+    scheduling of equal intervals: taking them by first square, each one that fits, is optimal. Ties
+    between equally large sets go to the earlier lines (a line of nine gives its two end runs).
+    """
+    chosen: list[Line] = []
+    for line in sorted(held):
+        if all(compatible(line, run) for run in chosen):
+            chosen.append(line)
+    return tuple(chosen)
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
+    """Build with :meth:`empty` or :meth:`from_cells`, change with :meth:`place` and :meth:`remove`:
+    they keep ``held`` and ``runs`` derived from ``cells``."""
+
     layout: Layout
     cells: Cells
-    runs: tuple[tuple[Line, ...], ...]
     supply: tuple[int, ...]
+    held: tuple[Lines, ...]
+    """Per team, every line of five all of whose squares count for it (BD-10, BD-11), sorted."""
+    runs: tuple[Lines, ...]
+    """Per team, the runs it is credited with: :func:`most_runs` of its held lines (BD-12)."""
 
     @classmethod
     def empty(cls, layout: Layout, teams: int, chips: int) -> Position:
-        return cls(layout, (None,) * layout.size, ((),) * teams, (chips,) * teams)
+        return cls(layout, (None,) * layout.size, (chips,) * teams, ((),) * teams, ((),) * teams)
+
+    @classmethod
+    def from_cells(cls, layout: Layout, cells: Cells, supply: tuple[int, ...]) -> Position:
+        """A position with these chips, its runs found from the squares alone."""
+        teams = len(supply)
+        held = tuple(tuple(line for line in layout.lines if _holds(layout, cells, line, team)) for team in range(teams))
+        return cls(layout, cells, supply, held, tuple(most_runs(lines) for lines in held))
 
     @property
     def teams(self) -> int:
-        return len(self.runs)
+        return len(self.supply)
 
     # -- what is where ------------------------------------------------------------------------------
     def is_open(self, square: Square) -> bool:
@@ -45,12 +88,21 @@ class Position:
         return tuple(s for s in range(self.layout.size) if self.is_open(s))
 
     def protected(self) -> frozenset[Square]:
-        """BD-10: squares in a run are protected for the rest of the game."""
-        return frozenset(s for team_runs in self.runs for run in team_runs for s in run)
+        """BD-10, BD-12: squares of every line of five a team holds are protected for the rest of the game."""
+        return frozenset(s for team_lines in self.held for line in team_lines for s in line)
 
     def counts_for(self, square: Square, team: Team) -> bool:
         """BD-10/BD-11: the square holds the team's chip, or is the free square (it counts for every team)."""
         return square == self.layout.free or self.cells[square] == team
+
+    def would_add_run(self, line: Line, team: Team) -> bool:
+        """Whether holding ``line`` too would raise the team's number of runs (BD-12)."""
+        held = self.held[team]
+        if line in held:
+            return False
+        if all(compatible(line, other) for other in held):
+            return True
+        return len(most_runs((*held, line))) > len(self.runs[team])
 
     # -- what a roll may do -------------------------------------------------------------------------
     def claimable(self, reading: HandReading, team: Team) -> tuple[Square, ...]:
@@ -87,41 +139,43 @@ class Position:
 
     # -- changes ------------------------------------------------------------------------------------
     def place(self, square: Square, team: Team) -> Position:
-        """Put a chip of ``team`` on ``square`` and record the runs it completes (BD-10, BD-12)."""
+        """Put a chip of ``team`` on ``square``; lines it completes become held (BD-10, BD-12)."""
         cells = (*self.cells[:square], team, *self.cells[square + 1 :])
         supply = tuple(n - 1 if t == team else n for t, n in enumerate(self.supply))
-        placed = Position(self.layout, cells, self.runs, supply)
-        new = placed.new_runs(square, team)
-        if not new:
-            return placed
-        runs = tuple(r + new if t == team else r for t, r in enumerate(self.runs))
-        return Position(self.layout, cells, runs, supply)
-
-    def new_runs(self, square: Square, team: Team) -> tuple[Line, ...]:
-        """Runs through ``square`` the team may record now.
-
-        Several full lines may pass through one placement (a line of six, a cross). They are taken
-        greedily, each direction from its first square on, keeping only lines that share at most one
-        square with every run of the team (BD-12): so a line of nine yields its two end runs.
-        """
-        lines = self.layout.lines
-        chosen: list[Line] = []
-        existing = self.runs[team]
-        for index in self.layout.lines_through[square]:
-            line = lines[index]
-            if all(self.counts_for(s, team) for s in line) and all(
-                compatible(line, run) for run in (*existing, *chosen)
-            ):
-                chosen.append(line)
-        return tuple(chosen)
+        layout = self.layout
+        completed = [
+            line
+            for line in (layout.lines[i] for i in layout.lines_through[square])
+            if _holds(layout, cells, line, team) and line not in self.held[team]
+        ]
+        if not completed:
+            return Position(layout, cells, supply, self.held, self.runs)
+        team_held = tuple(sorted((*self.held[team], *completed)))
+        held = tuple(team_held if t == team else lines for t, lines in enumerate(self.held))
+        runs = tuple(most_runs(team_held) if t == team else r for t, r in enumerate(self.runs))
+        return Position(layout, cells, supply, held, runs)
 
     def remove(self, square: Square) -> Position:
-        """Take a chip off; it goes back to its team's supply **[decision]**."""
+        """Take a chip off; it goes back to its team's supply (BD-8 **[decision]**).
+
+        Only chips outside held lines may be removed, but a removal is correct for any chip: the
+        lines through the square stop being held by its owner.
+        """
         owner = self.cells[square]
         cells = (*self.cells[:square], None, *self.cells[square + 1 :])
         supply = tuple(n + 1 if t == owner else n for t, n in enumerate(self.supply))
-        return Position(self.layout, cells, self.runs, supply)
+        if owner is None or not any(square in line for line in self.held[owner]):
+            return Position(self.layout, cells, supply, self.held, self.runs)
+        owner_held = tuple(line for line in self.held[owner] if square not in line)
+        held = tuple(owner_held if t == owner else lines for t, lines in enumerate(self.held))
+        runs = tuple(most_runs(owner_held) if t == owner else r for t, r in enumerate(self.runs))
+        return Position(self.layout, cells, supply, held, runs)
 
     def winner(self, runs_to_win: int) -> Team | None:
         """BD-13: the team with the runs to win (only one can: the game stops at the first)."""
         return next((t for t, runs in enumerate(self.runs) if len(runs) >= runs_to_win), None)
+
+
+def _holds(layout: Layout, cells: Cells, line: Line, team: Team) -> bool:
+    free = layout.free
+    return all(square == free or cells[square] == team for square in line)

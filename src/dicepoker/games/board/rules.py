@@ -285,6 +285,7 @@ class BoardState(State):
         return {
             "cells": list(position.cells),
             "runs": [[list(run) for run in runs] for runs in position.runs],
+            "held": [[list(line) for line in lines] for lines in position.held],
             "supply": list(position.supply),
             "seat": self.seat,
             "dice": list(self.turn.dice),
@@ -331,14 +332,16 @@ class BoardGame(Game[BoardConfig, BoardState]):
         try:
             rules = self.rules
             cells = tuple(None if c is None else int(c) for c in data["cells"])
-            runs = tuple(tuple(tuple(int(s) for s in run) for run in team) for team in data["runs"])
             supply = tuple(int(n) for n in data["supply"])
-            if len(cells) != rules.layout.size or len(runs) != rules.teams or len(supply) != rules.teams:
+            if len(cells) != rules.layout.size or len(supply) != rules.teams:
                 raise ValueError("the board does not match the game's board and teams")
+            if any(c is not None and not 0 <= c < rules.teams for c in cells) or cells[rules.layout.free] is not None:
+                raise ValueError("a square holds a chip of no team, or the free square holds a chip")
+            # Runs are derived from the squares (BD-12), so a stored "runs" entry is not read back.
             opening = data["opening"]
             return BoardState(
                 rules=rules,
-                position=Position(rules.layout, cells, runs, supply),
+                position=Position.from_cells(rules.layout, cells, supply),
                 seat=int(data["seat"]),
                 turn=DiceTurn(tuple(data["dice"]), int(data["rolls"]), tuple(data["pending"])),
                 opening=None if opening is None else RollOff.from_json(opening),

@@ -48,6 +48,7 @@ class BoardView(View):
             "board": position.layout.to_json(),
             "cells": list(position.cells),
             "runs": [[list(run) for run in runs] for runs in position.runs],
+            "protected": sorted(position.protected()),
             "supply": list(position.supply),
             "to_play": self.to_play,
             "dice": list(self.dice),
