@@ -107,6 +107,33 @@ def test_heads_up_dealer_posts_small_blind_acts_first_then_last() -> None:
     assert betting.to_act == 1
 
 
+@pytest.mark.parametrize(("players", "dealer", "first"), [(3, 2, 2), (2, 0, 0)])
+def test_PK_14_big_blind_is_the_opening_bet(players: int, dealer: int, first: int) -> None:
+    """PK-14: facing blinds 1/2 with a minimum bet of 1, the minimum raise is to 4 (3 players and heads-up)."""
+    rules = BettingRules.no_limit((1, 1), blinds=(1, 2))
+    betting = Betting.start_hand(rules, (50,) * players, dealer=dealer)
+    assert betting.to_act == first
+    assert betting.options().raise_to == (4, 50)
+    with pytest.raises(IllegalAction, match="below the minimum: 3 < 4"):
+        betting.apply(Raise(3))
+    # Later rounds open at the round's own minimum again.
+    betting = play(betting, *["call"] * (players - 1), "check").next_round()
+    assert betting.options().raise_to == (1, 48) and betting.options().opens
+
+
+def test_PK_14_big_blind_is_the_opening_bet_in_spread_and_fixed_limits() -> None:
+    spread = Betting.start_hand(BettingRules.spread_limit([(1, 5)], blinds=(1, 2)), (50, 50, 50), dealer=2)
+    assert spread.options().raise_to == (4, 7)
+    fixed = Betting.start_hand(BettingRules.fixed_limit([2], blinds=(1, 2)), (50, 50, 50), dealer=2)
+    assert fixed.options().raise_to == (4, 4)
+
+
+def test_PK_14_small_blind_may_still_raise_a_called_big_blind() -> None:
+    rules = BettingRules.no_limit((1,), blinds=(1, 2))
+    betting = play(Betting.start_hand(rules, (50, 50, 50), dealer=2), "call")
+    assert betting.to_act == 0 and betting.options().raise_to == (4, 50)
+
+
 def test_uncalled_bet_is_returned() -> None:
     rules = BettingRules.no_limit((2,))
     betting = Betting.start_hand(rules, (30, 100, 100), dealer=2)

@@ -1,6 +1,7 @@
 """Differential test: our betting engine against PokerKit, step by step.
 
-For seeded random hands of no-limit and fixed-limit hold'em with random antes, blinds and stacks
+For seeded random hands of no-limit and fixed-limit hold'em with random antes, blinds, stacks and
+(no limit) a minimum bet of 1 or the big blind, the big blind opening the first round (PK-14)
 (small stacks on purpose, so all-ins, short all-ins and side pots are common), both engines must agree
 at every decision on who acts, whether folding is allowed, the amount to call, and the raise range
 (minimum and maximum "raise to"); at the end on the pots (amounts and eligible seats) and the final stacks.
@@ -17,6 +18,7 @@ Deliberate differences, not tested here:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from random import Random
@@ -48,6 +50,16 @@ def random_table(rng: Random) -> tuple[int, list[int], int, tuple[int, int], int
     return players, stacks, ante, blinds, rng.randrange(players)
 
 
+def no_limit_state(ante: int, blinds: tuple[int, int], min_bet: int, stacks: list[int]) -> Any:
+    """No-limit hold'em whose later streets open at ``min_bet`` while the big blind is the first
+    street's opening bet (PK-14 **[decision]**): PokerKit's street minimum raised to the big blind."""
+    game = pokerkit.NoLimitTexasHoldem(AUTOMATIONS, True, ante, blinds, min_bet)
+    first, *later = game.streets
+    opening = max(min_bet, *blinds)
+    game.streets = (dataclasses.replace(first, min_completion_betting_or_raising_amount=opening), *later)
+    return game(stacks, len(stacks))
+
+
 def play_one(seed: int, no_limit: bool, stats: Counter[str]) -> None:
     rng = Random(seed)
     random.seed(seed)  # PokerKit shuffles its deck with the global RNG
@@ -58,8 +70,10 @@ def play_one(seed: int, no_limit: bool, stats: Counter[str]) -> None:
     for i, seat in enumerate(seat_of):
         start_stacks[seat] = stacks[i]
     if no_limit:
-        pk = pokerkit.NoLimitTexasHoldem.create_state(AUTOMATIONS, True, ante, (small, big), big, stacks, players)
-        rules = BettingRules.no_limit((big,) * 4, ante=ante, blinds=(small, big))
+        # The rounds' minimum bet is the big blind or less (PeekPoker: blinds 1/2, minimum bet 1).
+        low = rng.choice((1, big))
+        pk = no_limit_state(ante, (small, big), low, stacks)
+        rules = BettingRules.no_limit((low,) * 4, ante=ante, blinds=(small, big))
     else:
         pk = pokerkit.FixedLimitTexasHoldem.create_state(
             AUTOMATIONS, True, ante, (small, big), big, 2 * big, stacks, players

@@ -199,6 +199,17 @@ def test_PK_14_blinds_instead_of_antes() -> None:
     """PK-14 option: blinds 1/2 (heads-up the dealer posts the small blind and acts first)."""
     state = heads_up(blinds=True)
     assert state.view(None).bets == (1, 2) and state.to_act == (0,)
+    # [decision] The big blind is the round's opening bet: a raise is to at least 4.
+    assert [str(a) for a in state.legal_actions()][:4] == ["fold", "call", "raise 4", "raise 5"]
+    with pytest.raises(IllegalAction, match="3 < 4"):
+        run(state, "raise 3")
+
+
+def test_PK_14_blinds_with_three_players_raise_to_at_least_4() -> None:
+    """PK-14: left of the dealer posts 1, the next 2; the first to act (left of the big blind) raises to 4+."""
+    state = run(PeekPokerGame(players=3, blinds=True).initial_state(), "high-roll 1 1 6", *["rolled 9 9 9"] * 3)
+    assert state.dealer == 2 and state.view(None).bets == (1, 2, 0) and state.to_act == (2,)
+    assert [str(a) for a in state.legal_actions()][:3] == ["fold", "call", "raise 4"]
 
 
 def test_PK_14_forced_bet_each_round() -> None:

@@ -16,7 +16,7 @@ The life of a hand::
     betting = betting.collect()                            # after the last round
     betting, payouts = betting.award(ranks)                # ranks: seat -> comparable hand value
 
-Rules, chosen to agree with PokerKit (checked action by action in ``tests/games/test_betting_pokerkit.py``):
+Rules, chosen to agree with PokerKit (checked action by action in ``tests/games/betting/test_pokerkit.py``):
 
 * Seats are ordered from the dealer's left (CM-1). Heads-up the dealer posts the small blind, acts
   first in round 0 and last afterwards. Blinds go to the first seats after the dealer otherwise.
@@ -24,7 +24,9 @@ Rules, chosen to agree with PokerKit (checked action by action in ``tests/games/
   round of bets (the uncalled part of an ante is returned).
 * A bet or raise names the total a player's wager reaches this round (``raise 40`` = raise *to* 40).
   No limit: at least the round's minimum and at least the largest raise so far this round, unless
-  it is all-in. Fixed limit: exactly the round's size (less when all-in). Spread limit: any multiple
+  it is all-in. With blinds the big blind is the first round's opening bet: the first raise adds at
+  least the big blind (blinds 1/2: a raise to 4, PK-14), as PokerKit's street minimum does.
+  Fixed limit: exactly the round's size (less when all-in). Spread limit: any multiple
   of the unit from the round's minimum to its maximum increment; no minimum-raise rule there, on
   purpose (HE-5 reads "a bet or raise is 10 or 20").
 * ``raise_cap`` bounds the bets and raises of a round, the opening bet included (HE-5's "three

@@ -174,14 +174,20 @@ class Betting:
         if self._raise_refusal(seat) is not None:
             return None
         limit, top, most = self._round_limit(), self.current_bet, self.stacks[seat] + self.bets[seat]
-        increment = limit.low if self.rules.limit is Limit.SPREAD else max(self.raise_size, limit.low)
+        # The big blind is round 0's opening bet (PK-14): facing blinds 1/2 a raise is to at least 4.
+        opening = max(self.rules.blinds, default=0) if self.round == 0 else 0
+        if self.rules.limit is Limit.SPREAD:
+            assert limit.high is not None
+            increment = max(limit.low, min(opening, limit.high))
+        else:
+            increment = max(self.raise_size, limit.low, opening)
         low = min(most, top + increment)
         if self.rules.limit is Limit.NO_LIMIT:
             return low, most
         if self.rules.limit is Limit.FIXED:
             return low, low
         assert limit.high is not None
-        return low, min(most, top + limit.high)
+        return low, min(most, top + max(limit.high, increment))
 
     # -- checking and applying ----------------------------------------------------------------------
     def check(self, action: Action) -> None:
