@@ -157,3 +157,32 @@ def test_property_replay_and_determinism(case: tuple[str, dict[str, Any]], seed:
     name, config = case
     match = playout(name, config, seed)
     assert states_of(match)[-1] == match.state
+
+
+def side_of(state: State, seat: int) -> int:
+    """The side a seat plays for: its team in the board games, itself elsewhere."""
+    rules = getattr(state, "rules", None)
+    return int(rules.team_of(seat)) if rules is not None else seat
+
+
+@pytest.mark.parametrize(("name", "config"), CASES, ids=IDS)
+def test_CM_5_resignations_leaving_one_side_end_the_game_at_once(name: str, config: dict[str, Any]) -> None:
+    """CM-5: in any state, chance nodes included, once every other side has resigned the game is over:
+    no further dice are drawn, and nobody who resigned wins."""
+    game = create(name, **config)
+    if game.num_players < 2:
+        pytest.skip("one player: nobody else can resign")
+    states = [s for s in states_of(playout(name, config, 13, platform_actions=False)) if not s.is_terminal]
+    for index, state in enumerate(states[:: max(1, len(states) // 40)]):
+        survivor = index % game.num_players
+        resigned: set[int] = set()
+        for seat in range(game.num_players):
+            if side_of(state, seat) == side_of(state, survivor) or state.is_terminal:
+                continue
+            try:
+                state = state.apply(Resign(), seat)
+            except IllegalAction:
+                continue  # already resigned (or its team conceded)
+            resigned.add(seat)
+        assert state.is_terminal, f"{name}: still {state.to_act} after every side but seat {survivor}'s resigned"
+        assert not state.result().winners & resigned

@@ -282,6 +282,18 @@ def test_CM_5_three_teams_play_on_after_one_concedes() -> None:
         state.apply(Resign(), 1)
 
 
+def test_CM_5_resignation_leaving_one_team_ends_the_game_at_once() -> None:
+    """CM-5: during the opening roll-off or while dice roll, the last team standing wins at once."""
+    opening = ClassicBoardGame(players=3).initial_state()
+    assert opening.is_chance
+    state = opening.apply(Resign(), 0).apply(Resign(), 1)
+    assert state.is_terminal and state.result().winners == frozenset({2})
+    rolling = started(ZepherinGame(players=4)).apply(Roll())
+    assert rolling.is_chance
+    state = rolling.apply(Resign(), 1)
+    assert state.is_terminal and state.result().winners == frozenset({0, 2})
+
+
 def test_game_ends_when_nothing_can_change() -> None:
     """[decision] With no chip to place and none removable, the game ends; most runs wins."""
     # Every chip is placed and protected: team 0 a line of eight (one run), team 1 a cross through the centre.

@@ -243,6 +243,23 @@ def test_CM_5_resign_folds_and_leaves() -> None:
     assert state.hand == 2 and state.betting is not None and 0 not in state.betting.order
 
 
+def test_CM_5_resignation_leaving_one_player_ends_the_game_at_once() -> None:
+    """CM-5: heads-up, a resignation while the pocket dice are dealt ends the game: no more dice drawn."""
+    for dice in ("", "6r", "6r 6b 5w"):
+        state = dealt(pockets=dice).apply(Resign(), 1)
+        assert state.is_terminal and state.phase is Phase.OVER
+        assert state.result().winners == frozenset({0}) and sum(state.result().scores) == 200
+
+
+def test_CM_5_resignation_leaving_one_in_the_hand_ends_the_hand_at_once() -> None:
+    """CM-5 with three players: the hand is over when one player is left in it; the next one is dealt."""
+    state = run(dealt(players=3, pockets="6r 6b 5w 5y 1r 1b"), "bet 10", "fold")
+    state = state.apply(Resign(), 0)
+    assert state.hand == 2 and state.betting is not None and state.betting.order == (2, 1)
+    state = run(state, "draw 1r").apply(Resign(), 2)
+    assert state.is_terminal and state.result().winners == frozenset({1})
+
+
 def test_illegal_actions_are_rejected() -> None:
     state = dealt(pockets="6r 6b 5w 5y")
     with pytest.raises(IllegalAction):

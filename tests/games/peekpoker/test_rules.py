@@ -264,6 +264,15 @@ def test_CM_5_resign_folds_and_leaves() -> None:
         three.apply(Resign(), 2)
 
 
+def test_CM_5_resignation_leaving_one_player_ends_the_game_at_once() -> None:
+    """CM-5: a resignation while hidden dice are rolled, or at the ace decisions, ends a heads-up game."""
+    dealing = run(PeekPokerGame(players=2).initial_state(), "high-roll 6 1", "rolled 9 9 T")
+    assert dealing.is_chance
+    for state in (dealing, showdown("A A 9", "A T T", "J Q K")):
+        over = state.apply(Resign(), 0)
+        assert over.is_terminal and over.result().winners == frozenset({1})
+
+
 def test_CM_4_wrong_phase_and_seat() -> None:
     """CM-4: illegal actions are rejected with a reason."""
     state = heads_up()

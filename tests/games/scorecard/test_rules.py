@@ -278,6 +278,14 @@ def test_CM_5_resigning_player_loses_two_player_game() -> None:
     assert state.is_terminal and state.result().winners == {0}
 
 
+def test_CM_5_resignation_leaving_one_player_ends_the_game_at_once() -> None:
+    """CM-5: even while dice are rolling, the last resignation but one ends the game."""
+    state = ScorecardGame(players=3).initial_state().apply(Resign(), 2).apply(Roll())
+    assert state.is_chance
+    state = state.apply(Resign(), 1)
+    assert state.is_terminal and state.result().winners == {0}
+
+
 def test_CM_5_resigned_player_is_skipped_in_bigger_games() -> None:
     game = ScorecardGame(players=3)
     match = Match(game, seed=2)

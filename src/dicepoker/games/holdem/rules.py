@@ -254,9 +254,15 @@ class HoldemState(State):
         state = self
         while True:
             betting = state.betting
-            if state.phase is not Phase.HAND or betting is None or state._dice_due() or not betting.round_over:
+            if state.phase is not Phase.HAND or betting is None:
                 return state
-            if betting.hand_over or betting.round == len(STREETS) - 1:
+            if betting.hand_over:
+                # PK-11/HE-4: one player left takes the pot at once; no more dice for a hand nobody
+                # plays (CM-5: a resignation during the deal ends the hand, and the game if one is left).
+                return state._settle()
+            if state._dice_due() or not betting.round_over:
+                return state
+            if betting.round == len(STREETS) - 1:
                 return state._settle()
             if betting.round == 1 and not state.flop_rerolled and betting.raise_count == 0 and betting.acted:
                 # HE-6: every player checked the Flop: its dice are re-rolled once, then the Turn.
