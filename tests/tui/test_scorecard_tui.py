@@ -168,10 +168,11 @@ def test_quit_saves_an_unfinished_game(tmp_path: Path) -> None:
 def test_review_judges_timeouts_as_the_engines_choice(strategy: Strategy) -> None:
     """SC-14: a timeout rolls once if the player has not rolled, then fills the best immediate box."""
     match = Match(create("scorecard", players=1), seed=5)
+    # The first turn rolls before its timeout: an idle first turn would end a solo game (SC-15).
+    match.act_text("roll")
     match.act(Timeout())
     assert isinstance(match.state, ScorecardState)
     card_after_first_turn = match.state.cards[0]
-    match.act_text("roll")
     match.act(Timeout())
     decisions = review_decisions(match.log, strategy)
     assert [(d.round, d.rolls_used, d.timed_out) for d in decisions] == [(1, 1, True), (2, 1, True)]

@@ -166,6 +166,22 @@ def test_BD_8_zepherin_five_of_a_kind_may_remove_an_unprotected_opponent_chip() 
     assert after.position.cells[sq(state, 1, 2)] is None and after.position.supply[0] == 50 - 5
 
 
+def test_BD_8_removed_chip_goes_back_to_its_team_supply() -> None:
+    """BD-8 [decision]: a removed chip returns to its team's supply, which may then place it again."""
+    state = with_chips(started(ZepherinGame(chips=1), seat=1), [(1, 2, 0)])
+    assert state.position.supply == (0, 1)
+    after = rolled(state, (4, 4, 4, 4, 4)).apply(Remove(0, 1))
+    assert after.position.supply == (1, 1) and after.to_act == (0,)
+    assert "claim 1 2" in claims(rolled(after, (3, 3, 3, 3, 3)))
+
+
+def test_BD_8_a_bounced_chip_also_goes_back_to_its_supply() -> None:
+    """BD-9 removals follow BD-8's [decision]: the chip returns to its team's supply."""
+    state = with_chips(started(ClassicBoardGame(), seat=1), [(r, c, 0) for r, c in sorted(STRAIGHT_SQUARES)])
+    after = rolled(state, (1, 2, 3, 4, 5)).apply(Remove(0, 0))
+    assert after.position.supply == (47, 50)
+
+
 def test_BD_8_classic_five_of_a_kind_does_not_remove() -> None:
     state = rolled(with_chips(started(ClassicBoardGame(), seat=1), [(1, 2, 0)]), (4, 4, 4, 4, 4))
     assert not removals(state)

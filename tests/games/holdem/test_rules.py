@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from random import Random
 
@@ -107,6 +108,25 @@ def test_HE_6_no_reroll_after_a_bet() -> None:
     state = run(state, "check", "check", "draw 1r", "draw 2b", "draw 3w", "bet 10", "call")
     assert state.rerolls_left == 0 and len(state.board) == 3 and state.is_chance
     assert next(o for o, _ in state.chance_outcomes()) == Draw((1, R))
+
+
+def test_HE_6_no_reroll_when_nobody_can_bet_on_the_flop() -> None:
+    """HE-6 [decision]: all-in before the Flop, so no Flop betting takes place and the Flop is not re-rolled."""
+    state = dealt(stack=20, pockets="6r 6b 5w 5y")  # 10 behind each after the ante
+    state = run(state, "bet 10", "call", "draw 1r", "draw 2b", "draw 3w")
+    assert state.rerolls_left == 0 and not state.flop_rerolled and state.is_chance
+    assert next(o for o, _ in state.chance_outcomes()) == Draw((1, R))
+    state = run(state, "draw 4y", "draw 6y")
+    assert state.hand == 2 or state.is_terminal  # shown down without any re-roll
+
+
+def test_HE_6_rerolls_when_two_players_check_beside_an_all_in_player() -> None:
+    """HE-6: with one player all-in, the two who can still bet check the Flop: it is re-rolled."""
+    start = replace(HoldemGame(players=3, stack=100).initial_state(), stacks=(20, 100, 100))
+    state = run(start, "highroll 6", "highroll 1", "highroll 1", *["draw 1r", "draw 2b"] * 3)
+    state = run(state, "bet 10", "call", "call")  # seat 0, the dealer, is all-in
+    state = run(state, "draw 3w", "draw 4y", "draw 5r", "check", "check")
+    assert state.rerolls_left == 3 and state.flop_rerolled
 
 
 def test_HE_7_and_HE_8_turn_and_river_one_die_never_rerolled() -> None:

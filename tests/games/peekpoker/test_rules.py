@@ -89,6 +89,39 @@ def test_PK_5_first_round_no_limit_betting() -> None:
     assert [str(a) for a in state.legal_actions()] == ["fold", "call"]
 
 
+def three_handed(stacks: tuple[int, int, int]) -> PeekPokerState:
+    """Seat 2 deals (high roll 1 1 6); seat 0 acts first; antes of 1 are posted."""
+    start = replace(PeekPokerGame(players=3).initial_state(), stacks=stacks)
+    return run(start, "high-roll 1 1 6", *["rolled 9 9 T"] * 3)
+
+
+def test_PK_5_minimum_raise_is_the_size_of_the_previous_bet_or_raise() -> None:
+    """PK-5 [decision]: a raise is at least the previous bet or raise of the round."""
+    state = run(three_handed((48, 48, 48)), "bet 5")
+    assert str(state.legal_actions()[2]) == "raise 10"
+    state = run(state, "raise 15")  # a raise of 10
+    assert str(state.legal_actions()[2]) == "raise 25"
+    with pytest.raises(IllegalAction, match="24 < 25"):
+        run(state, "raise 24")
+
+
+def test_PK_5_short_all_in_raise_does_not_reopen_the_betting_for_those_who_acted() -> None:
+    """PK-5 [decision]: a short all-in raise lets players who have not acted raise, but not those who have."""
+    state = run(three_handed((48, 15, 48)), "bet 10", "raise 14")  # seat 1 all-in: a raise of 4 < 10
+    assert state.to_act == (2,)
+    assert [str(a) for a in state.legal_actions()][:3] == ["fold", "call", "raise 24"]  # not yet acted
+    state = run(state, "call")
+    assert state.to_act == (0,)
+    assert [str(a) for a in state.legal_actions()] == ["fold", "call"]  # acted before the short raise
+    with pytest.raises(IllegalAction, match="short all-in"):
+        run(state, "raise 30")
+
+
+def test_PK_5_a_full_all_in_raise_reopens_the_betting() -> None:
+    state = run(three_handed((48, 25, 48)), "bet 10", "raise 24", "call")  # seat 1 all-in: a raise of 14
+    assert state.to_act == (0,) and "raise 38" in {str(a) for a in state.legal_actions()}
+
+
 def test_PK_6_community_dice_only_when_several_remain() -> None:
     """PK-6: after the first round, if more than one player remains, the dealer rolls three community dice."""
     state = run(heads_up(), "check", "check")
@@ -138,6 +171,20 @@ def test_PK_8_standing_keeps_the_hand_and_no_aces_no_decision() -> None:
     state = run(state, "stand")
     # Seat 1: 9 T J Q K A, a large straight, beats three queens.
     assert state.previous is not None and state.previous.won == (0, 2)
+
+
+def test_PK_8_only_rerolled_aces_give_another_decision() -> None:
+    """PK-8 [decision]: a re-roller whose re-rolled dice show no ace keeps the hand, even holding a kept ace;
+    one whose re-rolled dice show an ace decides again about any of their aces; a player who stood
+    never decides again."""
+    state = showdown("A A 9", "A A T", "J Q K")
+    state = run(state, "1: reroll A", "0: stand", "rolled K")  # seat 1 keeps an ace, rolls a king
+    assert state.phase is Phase.DEAL and state.previous is not None
+    assert state.previous.shown == (parse_dice("T A A"), parse_dice("9 K A"))
+    state = showdown("A A 9", "A A T", "J Q K")
+    state = run(state, "1: reroll A", "0: stand", "rolled A")  # the re-rolled die shows an ace
+    assert state.phase is Phase.ACES and state.to_act == (1,)
+    assert [str(a) for a in state.legal_actions(1)] == ["stand", "reroll A", "reroll A A"]
 
 
 def test_PK_9_showdown_ranking() -> None:

@@ -297,3 +297,34 @@ def test_CM_5_resigned_player_is_skipped_in_bigger_games() -> None:
         legal = match.state.legal_actions()
         match.act(legal[rng.randrange(len(legal))])
     assert 0 not in match.state.result().winners
+
+
+# -- SC-15 for any number of players ----------------------------------------------------------------
+@pytest.mark.parametrize("players", [1, 2, 3, 6])
+def test_SC_15_every_players_idle_first_turn_ends_the_game_as_a_tie(players: int) -> None:
+    """SC-15 [decision] for 1 to 6 players: the game ends at once after the last idle first turn."""
+    state = ScorecardGame(players=players).initial_state()
+    for seat in range(players):
+        assert not state.is_terminal and state.to_act == (seat,)
+        state = _timeout_turn(state)
+    assert state.is_terminal and "SC-15" in state.result().reason
+    result = state.result()
+    assert result.is_tie
+    assert result.winners == (frozenset(range(players)) if players > 1 else frozenset())
+
+
+def test_SC_15_one_of_three_starting_means_no_early_tie() -> None:
+    state = _timeout_turn(_timeout_turn(ScorecardGame(players=3).initial_state()))
+    state = state.apply(Roll()).apply(Rolled((1, 1, 1, 2, 2))).apply(Timeout())
+    assert not state.is_terminal and state.to_act == (0,)
+
+
+def test_SC_15_counts_the_players_still_in_the_game() -> None:
+    """A resigned player's first turn does not keep SC-15 from ending the game of the others."""
+    state = ScorecardGame(players=3).initial_state().apply(Resign(), 1)
+    state = _timeout_turn(state)
+    assert state.to_act == (2,)
+    state = _timeout_turn(state)
+    assert state.is_terminal and state.result().winners == {0, 2}
+    late = _timeout_turn(_timeout_turn(ScorecardGame(players=3).initial_state())).apply(Resign(), 2)
+    assert late.is_terminal and late.result().winners == {0, 1} and "SC-15" in late.result().reason

@@ -37,6 +37,8 @@ MAX_PLAYERS = 6
 Card = tuple[int | None, ...]
 EMPTY_CARD: Card = (None,) * ROUNDS
 _NEW_TURN = DiceTurn()
+SC_15 = "(SC-15)"
+"""Ends the reason recorded when SC-15 ends a game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,12 @@ def card_total(card: Card) -> int:
 
 def open_categories(card: Card) -> list[Category]:
     return [category for category in Category if card[category] is None]
+
+
+def _nobody_started(players: int) -> str:
+    if players == 1:
+        return f"the player did not start the game {SC_15}"
+    return f"{'neither' if players == 2 else 'no'} player started the game {SC_15}"
 
 
 def default_category(card: Card, dice: Sequence[int]) -> Category:
@@ -192,12 +200,17 @@ class ScorecardState(State):
         card = list(self.cards[self.seat])
         card[category] = scores(self.turn.dice)[category]
         cards = (*self.cards[: self.seat], tuple(card), *self.cards[self.seat + 1 :])
-        if self.players > 1 and len(self.idle_openers) == self.players:
-            ended: str | None = "neither player started the game (SC-15)"
+        if self._nobody_started():
+            ended: str | None = _nobody_started(self.players)
             return replace(self, cards=cards, turn=DiceTurn(), acted=False, auto_complete=False, ended=ended)
         return ScorecardState(
             self.players, cards, self._next_seat(), _NEW_TURN, False, False, self.idle_openers, self.resigned, None
         )
+
+    def _nobody_started(self) -> bool:
+        """SC-15 **[decision]**, for any number of players: the first turn of every player still in the
+        game (one player alone included) ended by timeout with no action of theirs."""
+        return all(s in self.idle_openers for s in range(self.players) if s not in self.resigned)
 
     def _next_seat(self) -> Seat:
         seat = self.seat
@@ -214,6 +227,9 @@ class ScorecardState(State):
         remaining = self.players - len(resigned)
         if remaining <= 1:
             return replace(state, ended=f"seat {seat} resigned")
+        if state._nobody_started():
+            ended = _nobody_started(self.players)
+            return replace(state, turn=DiceTurn(), acted=False, auto_complete=False, ended=ended)
         if seat == self.seat:
             return replace(state, seat=state._next_seat(), turn=DiceTurn(), acted=False, auto_complete=False)
         return state
@@ -226,9 +242,10 @@ class ScorecardState(State):
         if not self.is_terminal:
             raise IllegalAction("the game is still running")
         totals = self.totals()
-        if self.ended is not None and self.ended.startswith("neither"):
-            return Result(frozenset(range(self.players)), totals, self.ended)
         alive = [s for s in range(self.players) if s not in self.resigned]
+        if self.ended is not None and self.ended.endswith(SC_15):
+            # A tie: every player still in shares it; a player alone wins nothing (no winner is a tie too).
+            return Result(frozenset(alive) if len(alive) > 1 else frozenset(), totals, self.ended)
         if not alive:
             return Result(frozenset(), totals, self.ended or "everyone resigned")
         best = max(totals[s] for s in alive)
