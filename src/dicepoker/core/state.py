@@ -10,6 +10,7 @@ from typing import Self
 
 from dicepoker.core.chance import sample_exact
 from dicepoker.core.errors import IllegalAction
+from dicepoker.core.fields import is_whole, shown
 from dicepoker.core.types import CHANCE, JSON, Action, ChanceAction, Resign, Result, Seat, ToAct, View
 
 
@@ -44,6 +45,24 @@ class State(ABC):
             return None
         return to_act[0]
 
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """How many seats the game has: seats are ``0 .. num_players - 1`` (CM-1)."""
+
+    def check_seat(self, seat: object) -> Seat:
+        """``seat`` if it is a seat of this game; else :class:`IllegalAction` (CM-1, CM-4).
+
+        A seat is a real ``int`` (not ``True``, ``0.0`` or ``"0"``) from 0 to ``num_players - 1``.
+        """
+        players = self.num_players
+        if not is_whole(seat):
+            raise IllegalAction(f"a seat is a whole number from 0 to {players - 1}, got {shown(seat)}")
+        assert isinstance(seat, int)
+        if not 0 <= seat < players:
+            raise IllegalAction(f"there is no seat {shown(seat)}: this game has seats 0 to {players - 1}")
+        return seat
+
     # -- actions ----------------------------------------------------------------------------------
     @abstractmethod
     def legal_actions(self, seat: Seat | None = None) -> Sequence[Action]:
@@ -65,7 +84,16 @@ class State(ABC):
         """The state after a checked action."""
 
     def resolve_seat(self, action: Action, seat: Seat | None) -> Seat | None:
-        """The seat the action is for; raises :class:`IllegalAction` for a wrong seat (CM-4)."""
+        """The seat the action is for; raises :class:`IllegalAction` for a wrong seat (CM-4).
+
+        It also checks what any state would refuse: a seat that does not exist, something that is not
+        an action, an action whose fields have the wrong type or an impossible value.
+        """
+        if seat is not None:
+            self.check_seat(seat)
+        if not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {shown(action)}")
+        action.check_fields()
         to_act = self.to_act
         if to_act == ():
             raise IllegalAction("the game is over")

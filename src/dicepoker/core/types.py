@@ -38,6 +38,13 @@ class Action:
     __slots__ = ()
     keyword: ClassVar[str]
 
+    def check_fields(self) -> None:
+        """Raise :class:`~dicepoker.core.errors.IllegalAction` if a field has the wrong type or a value no
+        state could accept (``Score(99)``, ``Bet("10")``, ``OpeningRoll(7)``).
+
+        Actions with fields override this; :meth:`State.check` calls it before any rule looks at them.
+        """
+
     def __str__(self) -> str:
         fields: tuple[str, ...] = getattr(type(self), "__match_args__", ())
         return " ".join([self.keyword, *(str(getattr(self, name)) for name in fields)])

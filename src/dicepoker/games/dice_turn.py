@@ -15,6 +15,7 @@ from random import Random
 from typing import ClassVar
 
 from dicepoker.core.errors import IllegalAction, NotationError
+from dicepoker.core.fields import require_ints
 from dicepoker.core.types import Action, ChanceAction
 from dicepoker.dice.standard import FACES, Dice, format_dice, outcomes, parse_dice
 
@@ -36,6 +37,9 @@ class Reroll(Action):
     positions: tuple[int, ...]
     keyword: ClassVar[str] = "reroll"
 
+    def check_fields(self) -> None:
+        require_ints("reroll", self.positions, low=0, high=DICE - 1, max_len=DICE)
+
     def __str__(self) -> str:
         return "reroll " + " ".join(str(p + 1) for p in self.positions)
 
@@ -46,6 +50,9 @@ class Rolled(ChanceAction):
 
     dice: Dice
     keyword: ClassVar[str] = "rolled"
+
+    def check_fields(self) -> None:
+        require_ints("rolled", self.dice, low=1, high=6, max_len=DICE)
 
     def __str__(self) -> str:
         return "rolled " + format_dice(self.dice)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from dicepoker.core.errors import NotationError
+from dicepoker.core.fields import require_int
 from dicepoker.core.types import Action
 
 
@@ -34,6 +35,9 @@ class Bet(Action):
     to: int
     keyword: ClassVar[str] = "bet"
 
+    def check_fields(self) -> None:
+        require_int("bet", self.to, low=0)
+
 
 @dataclass(frozen=True, slots=True)
 class Raise(Action):
@@ -41,6 +45,9 @@ class Raise(Action):
 
     to: int
     keyword: ClassVar[str] = "raise"
+
+    def check_fields(self) -> None:
+        require_int("raise", self.to, low=0)
 
 
 BettingAction = Fold | Check | Call | Bet | Raise

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from dicepoker.core.errors import NotationError
+from dicepoker.core.fields import require_int
 from dicepoker.core.game import unknown_action
 from dicepoker.core.types import Action, ChanceAction
 from dicepoker.games.dice_turn import parse_turn_action
@@ -28,6 +29,10 @@ class Claim(Action):
     col: int
     keyword: ClassVar[str] = "claim"
 
+    def check_fields(self) -> None:
+        require_int("claim: the row", self.row, low=0)
+        require_int("claim: the column", self.col, low=0)
+
     def __str__(self) -> str:
         return f"claim {self.row + 1} {self.col + 1}"
 
@@ -39,6 +44,10 @@ class Remove(Action):
     row: int
     col: int
     keyword: ClassVar[str] = "remove"
+
+    def check_fields(self) -> None:
+        require_int("remove: the row", self.row, low=0)
+        require_int("remove: the column", self.col, low=0)
 
     def __str__(self) -> str:
         return f"remove {self.row + 1} {self.col + 1}"
@@ -57,6 +66,9 @@ class OpeningRoll(ChanceAction):
 
     face: int
     keyword: ClassVar[str] = "opening"
+
+    def check_fields(self) -> None:
+        require_int("opening: the die", self.face, low=1, high=6)
 
 
 OPENING_OUTCOMES = tuple(OpeningRoll(face) for face in range(1, 7))

@@ -52,6 +52,10 @@ class BoardState(State):
     ended: str | None = None
     """Why the game ended other than by runs (CM-5 resignation, or a board where nothing can change)."""
 
+    @property
+    def num_players(self) -> int:
+        return self.rules.players
+
     # -- whose turn ---------------------------------------------------------------------------------
     @property
     def to_act(self) -> ToAct:
@@ -116,8 +120,7 @@ class BoardState(State):
 
     def _check(self, action: Action, seat: Seat | None) -> None:
         if isinstance(action, Resign):
-            if seat is None or not 0 <= seat < self.rules.players:
-                raise IllegalAction(f"no seat {seat} in this game")
+            assert seat is not None  # resolve_seat: a resignation names an existing seat
             if self.rules.team_of(seat) in self.conceded:
                 raise IllegalAction(f"seat {seat}'s team has already conceded")
             return
@@ -263,6 +266,8 @@ class BoardState(State):
     # -- view ---------------------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> BoardView:
         """Nothing is hidden in the board games: every seat and spectators see the whole state."""
+        if seat is not None:
+            self.check_seat(seat)
         claims, removals = self._options() if self.to_act == (self.seat,) else ((), ())
         return BoardView(
             seat=seat,

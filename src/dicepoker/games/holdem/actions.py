@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
+from dicepoker.core.errors import IllegalAction
+from dicepoker.core.fields import require_int, require_member, shown
 from dicepoker.core.types import ChanceAction
-from dicepoker.dice.suited import SuitedDie
+from dicepoker.dice.suited import Suit, SuitedDie
 
 
 class Phase(enum.Enum):
@@ -24,6 +26,9 @@ class HighRoll(ChanceAction):
     face: int
     keyword: ClassVar[str] = "highroll"
 
+    def check_fields(self) -> None:
+        require_int("highroll", self.face, low=1, high=6)
+
 
 @dataclass(frozen=True, slots=True)
 class Draw(ChanceAction):
@@ -31,6 +36,12 @@ class Draw(ChanceAction):
 
     die: SuitedDie
     keyword: ClassVar[str] = "draw"
+
+    def check_fields(self) -> None:
+        if not isinstance(self.die, tuple) or len(self.die) != 2:
+            raise IllegalAction(f"draw needs one suited die (face, suit), got {shown(self.die)}")
+        require_int("draw: the face", self.die[0], low=1, high=6)
+        require_member("draw: the suit", self.die[1], Suit)
 
     def __str__(self) -> str:
         return f"draw {self.die[0]}{self.die[1].letter}"
@@ -42,6 +53,9 @@ class FlopReroll(ChanceAction):
 
     face: int
     keyword: ClassVar[str] = "reroll"
+
+    def check_fields(self) -> None:
+        require_int("reroll", self.face, low=1, high=6)
 
 
 HIGH_ROLLS = tuple((HighRoll(face), Fraction(1, 6)) for face in range(1, 7))

@@ -116,6 +116,10 @@ class HoldemState(State):
     game_winners: frozenset[Seat] = field(default_factory=frozenset)
     reason: str = ""
 
+    @property
+    def num_players(self) -> int:
+        return self.config.players
+
     # -- whose turn ---------------------------------------------------------------------------------
     @cached_property  # asked many times per state; evolve() drops it from the next state
     def to_act(self) -> ToAct:
@@ -350,6 +354,8 @@ class HoldemState(State):
     # -- view ---------------------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> HoldemView:
         """A seat sees its own pocket dice; nobody sees another's before they are shown (nor the bag)."""
+        if seat is not None:
+            self.check_seat(seat)
         b = self.betting
         own = self.pockets[seat] if seat is not None and b is not None and self.pockets else ()
         return HoldemView(

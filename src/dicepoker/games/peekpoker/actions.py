@@ -8,8 +8,14 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from dicepoker.core.errors import NotationError
+from dicepoker.core.fields import require_int, require_ints, require_members
 from dicepoker.core.types import Action, ChanceAction
-from dicepoker.dice.poker import PokerDice, format_dice, parse_dice
+from dicepoker.dice.poker import Face, PokerDice, format_dice, parse_dice
+
+MAX_CONTENDERS = 4
+"""PK-1: at most 4 players roll for the first deal."""
+MAX_ROLLED = 3
+"""PK-4, PK-6, PK-8: at most three poker dice land at once (hidden, community or re-rolled aces)."""
 
 
 class Phase(enum.Enum):
@@ -30,6 +36,9 @@ class HighRoll(ChanceAction):
     dice: tuple[int, ...]
     keyword: ClassVar[str] = "high-roll"
 
+    def check_fields(self) -> None:
+        require_ints("high-roll", self.dice, low=1, high=6, max_len=MAX_CONTENDERS)
+
     def __str__(self) -> str:
         return "high-roll " + " ".join(str(d) for d in self.dice)
 
@@ -40,6 +49,9 @@ class Rolled(ChanceAction):
 
     dice: PokerDice
     keyword: ClassVar[str] = "rolled"
+
+    def check_fields(self) -> None:
+        require_members("rolled", self.dice, Face, max_len=MAX_ROLLED)
 
     def __str__(self) -> str:
         return f"rolled {format_dice(self.dice)}".rstrip()
@@ -58,6 +70,9 @@ class RerollAces(Action):
 
     count: int
     keyword: ClassVar[str] = "reroll"
+
+    def check_fields(self) -> None:
+        require_int("reroll: the number of aces", self.count, low=1, high=MAX_ROLLED)
 
     def __str__(self) -> str:
         return "reroll" + " A" * self.count

@@ -111,6 +111,10 @@ class PeekPokerState(State):
     resigned: frozenset[Seat] = frozenset()
     previous: PreviousHand | None = None
 
+    @property
+    def num_players(self) -> int:
+        return self.config.players
+
     # -- whose turn ---------------------------------------------------------------------------------
     @property
     def to_act(self) -> ToAct:
@@ -394,6 +398,8 @@ class PeekPokerState(State):
         return self.phase in (Phase.ACES, Phase.REROLL) and betting is not None and betting.in_hand[seat]
 
     def view(self, seat: Seat | None) -> PeekPokerView:
+        if seat is not None:
+            self.check_seat(seat)
         players = self.config.players
         dice = tuple(
             self.hidden[s] if self.hidden and (s == seat or self.revealed(s)) else None for s in range(players)

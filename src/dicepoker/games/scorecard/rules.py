@@ -13,6 +13,7 @@ from random import Random
 from typing import ClassVar
 
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
+from dicepoker.core.fields import require_member
 from dicepoker.core.game import Game, unknown_action
 from dicepoker.core.state import State
 from dicepoker.core.types import (
@@ -47,6 +48,9 @@ class Score(Action):
 
     category: Category
     keyword: ClassVar[str] = "score"
+
+    def check_fields(self) -> None:
+        require_member("score", self.category, Category)
 
     def __str__(self) -> str:
         return f"score {self.category.slug}"
@@ -110,6 +114,10 @@ class ScorecardState(State):
     resigned: frozenset[Seat] = frozenset()
     ended: str | None = None
     """Why the game ended early (SC-15 or resignations); ``None`` while it runs or after 13 rounds."""
+
+    @property
+    def num_players(self) -> int:
+        return self.players
 
     # -- whose turn ---------------------------------------------------------------------------------
     @property
@@ -256,6 +264,8 @@ class ScorecardState(State):
     # -- view ---------------------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> ScorecardView:
         """Nothing is hidden in this game: every seat and spectators see the same."""
+        if seat is not None:
+            self.check_seat(seat)
         to_act = self.to_act
         return ScorecardView(
             seat=seat,
