@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement
 from math import factorial
 
 import numpy as np
@@ -256,7 +256,7 @@ def _tables() -> _Tables:
     by_count_key = [-1] * 7**HAND_SIZE
     for dice, value in strengths.items():
         by_count_key[sum(map(_COUNT_WEIGHT.__getitem__, dice))] = value
-    ordered = np.array(list(product(range(6), repeat=HAND_SIZE)), dtype=np.int64)  # row r has base-6 code r
+    ordered = np.arange(6**HAND_SIZE)[:, None] // _PLACE % 6  # row r: the faces of the roll with base-6 code r
     count_keys = (7 ** np.arange(6))[ordered].sum(axis=1)
     by_code = np.array(by_count_key, dtype=np.int16)[count_keys]
     return _Tables(hands, ranked, strengths, by_count_key, by_code)
