@@ -26,7 +26,8 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 
@@ -115,3 +116,19 @@ def _read(path: Path, version: str) -> Arrays:
     if stored_digest is None or str(stored_digest) != _digest(arrays):
         raise ValueError("checksum mismatch")
     return arrays
+
+
+def cached_fractions(
+    name: str, version: str, build: Callable[[], Sequence[Fraction]], *, folder: Path | None = None
+) -> list[Fraction]:
+    """Exact results (fractions, written as text so no precision is lost) kept like :func:`cached_arrays`."""
+
+    def as_text() -> dict[str, npt.NDArray[np.generic]]:
+        return {"fractions": np.array([str(value) for value in build()], dtype=np.str_)}
+
+    texts = cached_arrays(name, version, as_text, folder=folder)["fractions"]
+    try:
+        return [Fraction(str(text)) for text in texts]
+    except (ValueError, ZeroDivisionError):  # a file that passed its checksum but says nonsense: rebuild
+        BUILDS[name] += 1
+        return list(build())
