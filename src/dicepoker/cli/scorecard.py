@@ -126,8 +126,11 @@ def solve_scorecard(
     """
     with user_errors():
         from dicepoker.analysis.scorecard_solver import load_strategy
+        from dicepoker.tui.progress import BuildProgress
 
-        loaded = load_strategy(rebuild=rebuild)
+        # On stderr, like the notes, so that --json output stays one clean JSON document.
+        with BuildProgress(error_console, "Solving the scorecard (cached for next time)") as bar:
+            loaded = load_strategy(rebuild=rebuild, progress=bar.update)
         if loaded.note:
             # On stderr, so that --json output stays one clean JSON document.
             error_console.print(f"[yellow]note:[/] {loaded.note}")
