@@ -62,9 +62,7 @@ def _rows(name: str, targets: list[tuple[str, str, frozenset[int]]]) -> tuple[Od
 
     modules = [sys.modules[name] for name in _SOURCES]
     values = cached_fractions(name, source_version(modules), compute)
-    return tuple(
-        OddsRow(key, label, values[2 * i], values[2 * i + 1]) for i, (key, label, _) in enumerate(targets)
-    )
+    return tuple(OddsRow(key, label, values[2 * i], values[2 * i + 1]) for i, (key, label, _) in enumerate(targets))
 
 
 @cache

@@ -15,8 +15,8 @@
   straight or break one, and whether to keep it depends on what the others hold and will do.
 
 The tables behind both (every own-dice × community-dice pairing, 56 × 56) are built once per machine (a
-second or two, then read from the user cache in milliseconds) from the exact hand table of :mod:`dicepoker.dice.poker` and the re-roll solver of
-:mod:`dicepoker.analysis.peekpoker_odds`.
+second or two, then read from the user cache in milliseconds) from the exact hand table of
+:mod:`dicepoker.dice.poker` and the re-roll solver of :mod:`dicepoker.analysis.peekpoker_odds`.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def _tables() -> tuple[FloatArray, FloatArray]:
     """
     modules = [sys.modules[__name__], sys.modules[plan_rerolls.__module__], sys.modules[outcomes.__module__]]
     arrays = cached_arrays("peekpoker-equity", source_version(modules), _build_tables)
-    return arrays["stand"], arrays["rerolled"]
+    return np.asarray(arrays["stand"], dtype=np.float64), np.asarray(arrays["rerolled"], dtype=np.float64)
 
 
 def _build_tables() -> dict[str, FloatArray]:

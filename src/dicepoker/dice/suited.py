@@ -22,7 +22,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from math import comb
 
 import numpy as np
@@ -272,13 +272,13 @@ def _seven_lookup() -> memoryview:
         values = table_cache.cached_arrays(SEVEN_TABLE_NAME, version, _build_seven_table)["values"]
         if values.shape != (comb(CODES + 6, 7),) or values.dtype != np.int32:
             raise ValueError("the best-of-seven table has the wrong shape")  # only a build bug can do this
-        _seven = memoryview(values).cast("B").cast("i")
+        _seven = values.data.cast("B").cast("i")
     return _seven
 
 
 @cache
 def _five_lookup() -> memoryview:
-    return memoryview(five_table()).cast("B").cast("i")
+    return five_table().data.cast("B").cast("i")
 
 
 def best_value(dice: Sequence[SuitedDie]) -> int:
@@ -298,11 +298,17 @@ def best_value(dice: Sequence[SuitedDie]) -> int:
 
 
 def seven_code_value(codes: Sequence[int]) -> int:
-    """Best-of-seven value of seven die codes (0..23, see :func:`code`) sorted ascending: one table lookup.
+    """Best-of-seven value of seven die codes (0..23, see :func:`code`) in any order: one table lookup.
 
-    The per-call path for callers that keep dice as codes (as eval7 keeps cards as ``Card`` objects).
+    The per-call path for callers that keep dice as codes (as eval7 keeps cards as ``Card`` objects): it
+    skips turning ``(face, suit)`` pairs into codes, which is most of the cost of :func:`best_value`.
+    Codes are not checked: out-of-range codes give a wrong value or an ``IndexError``.
+
+    >>> seven_code_value([code(d) for d in parse_suited("6r 6b 2w 3y 6w 2r 5y")]) == best_value(
+    ...     parse_suited("6r 6b 2w 3y 6w 2r 5y"))
+    True
     """
-    a, b, c, d, e, f, g = codes
+    a, b, c, d, e, f, g = sorted(codes)
     t0, t1, t2, t3, t4, t5, t6 = _RANK_TERMS
     return (_seven or _seven_lookup())[t0[a] + t1[b] + t2[c] + t3[d] + t4[e] + t5[f] + t6[g]]
 

@@ -23,6 +23,7 @@ missing or stale, and a wheel would carry megabytes that the first use recreates
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from collections import Counter
@@ -30,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -75,10 +77,8 @@ def cached_arrays(
         pass  # missing, unreadable, stale or damaged: build it again
     arrays = {key: np.ascontiguousarray(value) for key, value in build().items()}
     BUILDS[name] += 1
-    try:
+    with contextlib.suppress(OSError):  # no writable cache: the table still serves this process
         _write(path, version, arrays)
-    except OSError:
-        pass  # no writable cache: the table still serves this process
     return arrays
 
 
@@ -95,7 +95,8 @@ def _write(path: Path, version: str, arrays: Arrays) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")
     try:
-        np.savez(partial, **arrays, _version=np.array(version), _digest=np.array(_digest(arrays)))
+        payload: dict[str, Any] = {**arrays, "_version": np.array(version), "_digest": np.array(_digest(arrays))}
+        np.savez(partial, **payload)
         partial.replace(path)  # atomic: a reader sees the old file or the whole new one
     finally:
         partial.unlink(missing_ok=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import TracebackType
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 
 class BuildProgress:
@@ -21,7 +21,7 @@ class BuildProgress:
         self.shown = False
         """Whether the bar appeared (that is, whether anything was built)."""
         self._progress: Progress | None = None
-        self._task = 0
+        self._task: TaskID | None = None
 
     def update(self, done: int, total: int) -> None:
         if self._progress is None:
@@ -36,7 +36,8 @@ class BuildProgress:
             self._progress.start()
             self._task = self._progress.add_task(self.description, total=total)
             self.shown = True
-        self._progress.update(self._task, completed=done, total=total)
+        if self._task is not None:
+            self._progress.update(self._task, completed=done, total=total)
 
     def __enter__(self) -> BuildProgress:
         return self
