@@ -35,6 +35,7 @@ print(json.dumps({
     "seven_table": suited._seven is not None,
     "hands_table": len(hands._hand_by_dice),
     "cached_builds": dict(table_cache.BUILDS) if table_cache else {},
+    "numpy": "numpy" in sys.modules,
 }))
 """
 
@@ -79,6 +80,7 @@ def test_starting_a_command_builds_no_table_and_imports_no_heavy_module(argvs: l
     assert seen["hands_table"] == 0
     assert seen["cached_builds"] == {}
     assert not (tmp_path / "cache").exists()  # nothing was written either
+    assert seen["numpy"] is False, "NumPy takes a third of the start-up: import it where tables are used"
 
 
 def test_a_hand_command_builds_only_what_it_needs(tmp_path: Path) -> None:
@@ -100,3 +102,10 @@ def test_importing_the_dice_modules_builds_nothing() -> None:
     env = dict(os.environ, PYTHONPATH=str(SRC))
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["0", "0", "True", "0"]
+
+
+def test_the_dice_modules_import_without_numpy() -> None:
+    script = "import sys; from dicepoker.dice import hands, poker, suited, standard; print('numpy' in sys.modules)"
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -12,12 +12,14 @@ from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache
 from itertools import product
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.standard import Dice, outcomes
+
+if TYPE_CHECKING:  # NumPy is imported where tables are used: ``dicepoker --help`` never loads it
+    import numpy as np
+    import numpy.typing as npt
 
 
 class PokerHand(enum.IntEnum):
@@ -56,7 +58,7 @@ def _classify_slow(dice: Dice) -> PokerHand:
     return PokerHand.NOTHING
 
 
-_PLACE = np.array([6**4, 6**3, 6**2, 6, 1], dtype=np.int64)
+_PLACE = (6**4, 6**3, 6**2, 6, 1)
 _hand_by_dice: dict[Dice, PokerHand] = {}
 """Every ordered roll and its hand, filled on first use (~30 ms) so that importing this module is cheap."""
 
@@ -64,6 +66,8 @@ _hand_by_dice: dict[Dice, PokerHand] = {}
 @cache
 def _hand_codes() -> npt.NDArray[np.int8]:
     """Hands of the 7,776 ordered rolls by base-6 code (the ``product`` order), for batches."""
+    import numpy as np
+
     _fill()
     return np.array([int(_hand_by_dice[dice]) for dice in product(range(1, 7), repeat=5)], dtype=np.int8)
 
@@ -106,12 +110,14 @@ def classify_batch(dice: npt.ArrayLike) -> npt.NDArray[np.int8]:
     >>> classify_batch([[1, 1, 1, 1, 1], [1, 2, 3, 4, 6]]).tolist()
     [7, 0]
     """
+    import numpy as np
+
     array = np.asarray(dice)
     if array.ndim != 2 or array.shape[1] != 5:
         raise NotationError(f"expected an (n, 5) array of dice, got shape {array.shape}")
     if array.size and (array.min() < 1 or array.max() > 6):
         raise NotationError("dice must show 1 to 6")
-    codes = (array.astype(np.int64) - 1) @ _PLACE
+    codes = (array.astype(np.int64) - 1) @ np.array(_PLACE, dtype=np.int64)
     result: npt.NDArray[np.int8] = _hand_codes()[codes]
     return result
 

@@ -26,11 +26,13 @@ from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from dicepoker.core.errors import NotationError
+
+if TYPE_CHECKING:  # NumPy is imported where tables are used: ``dicepoker --help`` never loads it
+    import numpy as np
+    import numpy.typing as npt
 
 HAND_SIZE = 6
 
@@ -241,7 +243,7 @@ class _Tables:
     """Strength of every ordered roll by its base-6 code, so a batch lookup needs no sort."""
 
 
-_PLACE = np.array([6**5, 6**4, 6**3, 6**2, 6, 1], dtype=np.int64)
+_PLACE = (6**5, 6**4, 6**3, 6**2, 6, 1)
 _COUNT_WEIGHT: dict[int, int] = {face: 7**face.index for face in Face}
 """Face -> its digit of the count key; a dict, so that anything but a face (9..14) misses."""
 
@@ -249,6 +251,8 @@ _COUNT_WEIGHT: dict[int, int] = {face: 7**face.index for face in Face}
 @cache
 def _tables() -> _Tables:
     """The whole of PK-9/PK-10 as tables, built on first use (~10 ms): importing this module stays cheap."""
+    import numpy as np
+
     hands = {dice: _evaluate_slow(dice) for dice, _ in outcomes(HAND_SIZE)}
     ranked = tuple(sorted(set(hands.values())))
     position = {key: index for index, key in enumerate(ranked)}
@@ -256,7 +260,8 @@ def _tables() -> _Tables:
     by_count_key = [-1] * 7**HAND_SIZE
     for dice, value in strengths.items():
         by_count_key[sum(map(_COUNT_WEIGHT.__getitem__, dice))] = value
-    ordered = np.arange(6**HAND_SIZE)[:, None] // _PLACE % 6  # row r: the faces of the roll with base-6 code r
+    # Row r holds the faces (0-5) of the ordered roll whose base-6 code is r.
+    ordered = np.arange(6**HAND_SIZE)[:, None] // np.array(_PLACE) % 6
     count_keys = (7 ** np.arange(6))[ordered].sum(axis=1)
     by_code = np.array(by_count_key, dtype=np.int16)[count_keys]
     return _Tables(hands, ranked, strengths, by_count_key, by_code)
@@ -328,12 +333,14 @@ def strength_batch(dice: npt.ArrayLike) -> npt.NDArray[np.int16]:
     ...     strength(parse_dice("9TJQKA")), strength(parse_dice("AAAAA9"))]
     True
     """
+    import numpy as np
+
     array = np.asarray(dice)
     if array.ndim != 2 or array.shape[1] != HAND_SIZE:
         raise NotationError(f"expected an (n, {HAND_SIZE}) array of poker dice, got shape {array.shape}")
     if array.size and (array.min() < int(Face.NINE) or array.max() > int(Face.ACE)):
         raise NotationError("poker dice show 9 to 14 (A)")
-    result: npt.NDArray[np.int16] = _tables().by_code[(array.astype(np.int64) - int(Face.NINE)) @ _PLACE]
+    result: npt.NDArray[np.int16] = _tables().by_code[(array.astype(np.int64) - int(Face.NINE)) @ np.array(_PLACE)]
     return result
 
 

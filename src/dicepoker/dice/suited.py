@@ -24,11 +24,13 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
 from math import comb
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from dicepoker.core.errors import NotationError
+
+if TYPE_CHECKING:  # NumPy is imported where tables are used: ``dicepoker --help`` never loads it
+    import numpy as np
+    import numpy.typing as npt
 
 
 class Suit(enum.IntEnum):
@@ -175,6 +177,8 @@ def _all_multisets(size: int) -> npt.NDArray[np.int64]:
     A multiset ``c_0 <= ... <= c_k`` is the combination ``c_i + i`` of ``CODES + size - 1`` numbers, and the
     first ``comb(t, k)`` combinations in colex order are those of ``range(t)``: each size extends the last.
     """
+    import numpy as np
+
     rows = np.arange(CODES + size - 1, dtype=np.int64)[:, None]
     for k in range(1, size):
         blocks = [
@@ -188,6 +192,8 @@ def _all_multisets(size: int) -> npt.NDArray[np.int64]:
 
 def five_values(codes: npt.NDArray[np.integer]) -> npt.NDArray[np.int32]:
     """:func:`five_value` of a batch of exactly five dice, ``(n, 5)`` die codes: the same rules, in NumPy."""
+    import numpy as np
+
     ordered = np.sort(np.asarray(codes, dtype=np.int64), axis=1)
     faces, suits = ordered // 4 + 1, ordered % 4
     counts = (faces[:, :, None] == np.arange(1, 7)).sum(axis=1)  # (n, 6): dice per face
@@ -240,7 +246,6 @@ def five_table() -> npt.NDArray[np.int32]:
 
 
 _SUBSETS = tuple(combinations(range(7), 5))
-_BINOMIALS32 = np.array([[comb(n, k) for k in range(8)] for n in range(CODES + 7)], dtype=np.int32)
 _RANK_TERMS = tuple(tuple(comb(c + i, i + 1) for c in range(CODES)) for i in range(7))
 """``_RANK_TERMS[i][c]``: the colex-rank term of code ``c`` at position ``i`` of a sorted multiset."""
 _CODE_OF: dict[tuple[int, int], int] = {(face, suit): (face - 1) * 4 + suit for face in range(1, 7) for suit in Suit}
@@ -248,6 +253,8 @@ SEVEN_TABLE_NAME = "holdem-best-of-seven"
 
 
 def _build_seven_table() -> dict[str, npt.NDArray[np.int32]]:
+    import numpy as np
+
     values = np.empty(comb(CODES + 6, 7), dtype=np.int32)
     multisets = _all_multisets(7)
     for start in range(0, len(multisets), 1 << 18):  # bounded working memory
@@ -270,7 +277,7 @@ def _seven_lookup() -> memoryview:
 
         version = table_cache.source_version([sys.modules[__name__]])
         values = table_cache.cached_arrays(SEVEN_TABLE_NAME, version, _build_seven_table)["values"]
-        if values.shape != (comb(CODES + 6, 7),) or values.dtype != np.int32:
+        if values.shape != (comb(CODES + 6, 7),) or values.dtype.str != "<i4":
             raise ValueError("the best-of-seven table has the wrong shape")  # only a build bug can do this
         _seven = values.data.cast("B").cast("i")
     return _seven
@@ -323,12 +330,22 @@ def _best_of_few(dice: Sequence[SuitedDie]) -> int:
     )
 
 
+@cache
+def _binomials() -> npt.NDArray[np.int32]:
+    import numpy as np
+
+    return np.array([[comb(n, k) for k in range(6)] for n in range(CODES + 7)], dtype=np.int32)
+
+
 def best_values(codes: npt.NDArray[np.integer]) -> npt.NDArray[np.int32]:
     """Best-of-seven values of a batch: ``codes`` has shape ``(n, 7)`` of die codes 0..23."""
     table = five_table()
+    import numpy as np
+
+    binomials = _binomials()
     ordered = np.sort(codes.astype(np.int32), axis=1)
     # Position j of the seven can only be position i = j-2 .. j of a subset: 15 partial ranks, each once.
-    terms = {(i, j): _BINOMIALS32[ordered[:, j] + i, i + 1] for i in range(5) for j in range(i, i + 3)}
+    terms = {(i, j): binomials[ordered[:, j] + i, i + 1] for i in range(5) for j in range(i, i + 3)}
     best = np.zeros(len(ordered), dtype=np.int32)
     for subset in _SUBSETS:
         index = terms[0, subset[0]] + terms[1, subset[1]]
