@@ -79,8 +79,11 @@ def _wall(argv: list[str], repeats: int) -> tuple[float, float, int]:
 
 
 def _bot_child(game_name: str, bot_name: str, hands: int) -> None:
-    """In a fresh process: seconds of the bot's first decision (making it included) and of its slowest."""
-    from dicepoker.bots.registry import create_bot
+    """In a fresh process: seconds to import the bot's module (what ``play`` does as it starts), of the
+    bot's first decision (making the bot included) and of its slowest decision."""
+    import importlib
+
+    from dicepoker.bots.registry import _BOTS, create_bot
     from dicepoker.core.match import Match
     from dicepoker.games.registry import create
 
@@ -90,6 +93,9 @@ def _bot_child(game_name: str, bot_name: str, hands: int) -> None:
     others = create_bot(game_name, "random")
     first: float | None = None
     slowest = 0.0
+    start = time.perf_counter()
+    importlib.import_module(_BOTS[game_name][bot_name].split(":")[0])
+    imported = time.perf_counter() - start
     start = time.perf_counter()
     bot = create_bot(game_name, bot_name)
     made = time.perf_counter() - start
@@ -107,7 +113,7 @@ def _bot_child(game_name: str, bot_name: str, hands: int) -> None:
             slowest = max(slowest, seconds)
             decisions += 1
         match.act(action, seat)
-    print(json.dumps({"first": first, "slowest": slowest, "decisions": decisions}))
+    print(json.dumps({"import": imported, "first": first, "slowest": slowest, "decisions": decisions}))
 
 
 def _bot(game_name: str, bot_name: str, repeats: int, hands: int) -> dict[str, float]:
@@ -116,7 +122,7 @@ def _bot(game_name: str, bot_name: str, repeats: int, hands: int) -> dict[str, f
         argv = [sys.executable, __file__, "--bot-child", game_name, bot_name, str(hands)]
         out = subprocess.run(argv, env=_environment(), capture_output=True, text=True, check=True).stdout
         figures = json.loads(out.strip().splitlines()[-1])
-        for key in ("first", "slowest"):
+        for key in ("import", "first", "slowest"):
             best[key] = min(best.get(key, float("inf")), figures[key])
         best["decisions"] = figures["decisions"]
     return best
@@ -133,11 +139,13 @@ def run(quick: bool = False) -> None:
         seconds, cpu, status = _wall([sys.executable, "-c", _MAIN, *command], repeats)
         flag = "" if status == 0 else f"  [exit {status}]"
         print(f"  {seconds * 1000:7.0f} ms {cpu * 1000:5.0f} ms cpu  dicepoker {' '.join(command)}{flag}")
-    print("bots in a fresh process (first decision includes making the bot; slowest over its first game or 3 hands):")
+    print("bots in a fresh process: import of the bot's module, first decision (making the bot included), and")
+    print("the slowest decision of its first game (or 3 hands), with the table caches of this machine:")
     for game_name, bot_name in BOTS[:2] if quick else BOTS:
         figures = _bot(game_name, bot_name, repeats, hands=3)
         print(
-            f"  {game_name:>13} {bot_name:<8} first {figures['first'] * 1000:6.0f} ms"
+            f"  {game_name:>13} {bot_name:<8} import {figures['import'] * 1000:5.0f} ms"
+            f"   first {figures['first'] * 1000:6.0f} ms"
             f"   slowest {figures['slowest'] * 1000:6.0f} ms   ({figures['decisions']:.0f} decisions)"
         )
 

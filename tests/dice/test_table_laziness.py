@@ -87,7 +87,7 @@ def test_a_hand_command_builds_only_what_it_needs(tmp_path: Path) -> None:
     """``hand holdem`` with seven dice reads the best-of-seven table (built once into the cache), nothing else."""
     seen = _probe([["hand", "holdem", "6r", "6b", "2w", "3y", "6w", "2r", "5y"]], tmp_path)
     assert seen["seven_table"] is True
-    assert seen["cached_builds"] == {"holdem-best-of-seven": 1}
+    assert seen["cached_builds"] == {"holdem-best-of-seven": 1, "holdem-best-of-five": 1}  # seven from five
     assert seen["poker_tables"] == 0 and seen["hands_table"] == 0
     again = _probe([["hand", "holdem", "6r", "6b", "2w", "3y", "6w", "2r", "5y"]], tmp_path)
     assert again["seven_table"] is True and again["cached_builds"] == {}  # read back, not built
