@@ -2,11 +2,15 @@
 
 A die is a face 1-6 with a suit; in tables it is the code ``(face - 1) * 4 + suit`` (0..23), so sorting
 codes sorts by face, then suit. Every sorted five-dice multiset (98,280 of them) gets an integer
-*hand value* once, built lazily on first use: a higher value is a better hand (HE-10 category, then the
-HE-11 tie-breaks: combination dice, other dice, then the most dice of one suit). The best five of seven
-dice is the largest value over the 21 five-dice subsets of the sorted seven, so any five of them are
-sorted and index the table directly (combinatorial number system). :func:`best_values` does this for a
-whole NumPy batch at once.
+*hand value*: a higher value is a better hand (HE-10 category, then the HE-11 tie-breaks: combination
+dice, other dice, then the most dice of one suit). The best five of seven dice is the largest value over
+the 21 five-dice subsets of the sorted seven, so any five of them are sorted and index the table
+directly (combinatorial number system). :func:`best_values` does this for a whole NumPy batch at once.
+
+One call at a time, :func:`best_value` of seven dice is a single lookup: the whole space is small, so the
+best value of every one of the 2,035,800 seven-dice multisets is computed once (by the batch path, about
+a second) and kept in the user cache (:mod:`dicepoker.dice.table_cache`). Nothing is built at import:
+tables are made or read on first use, and NumPy itself is imported only then.
 
 >>> hand = parse_suited("6r 6b 2w 3y 6w 2r 5y")
 >>> describe(best_value(hand))
