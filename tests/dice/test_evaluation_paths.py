@@ -43,6 +43,15 @@ def test_HE_9_best_value_equals_the_rules_read_literally_for_five_six_and_seven_
             assert suited.best_value(list(reversed(dice))) == _slow_best(dice)
 
 
+def test_best_value_takes_dice_as_read_back_from_json_or_numpy() -> None:
+    hand = suited.parse_suited("6r 6b 2w 3y 6w 2r 5y")
+    expected = _slow_best(hand)
+    assert suited.best_value([[face, int(suit)] for face, suit in hand]) == expected  # type: ignore[misc]
+    assert suited.best_value([(np.int64(face), np.int64(suit)) for face, suit in hand]) == expected  # type: ignore[misc]
+    assert suited.best_value(iter(hand)) == expected  # type: ignore[arg-type]
+    assert suited.best_value([list(d) for d in hand[:5]]) == _slow_best(hand[:5])  # type: ignore[misc]
+
+
 def test_best_value_refuses_what_is_not_five_to_seven_suited_dice() -> None:
     for bad in ([], [(6, suited.Suit.RED)] * 4, [(6, suited.Suit.RED)] * 8, [(7, suited.Suit.RED)] * 7, ["6r"] * 7):
         with pytest.raises(NotationError):

@@ -316,10 +316,8 @@ def best_value(dice: Sequence[SuitedDie]) -> int:
     """
     try:
         a, b, c, d, e, f, g = sorted(map(_CODE_OF.__getitem__, dice))
-    except (KeyError, TypeError):
-        raise NotationError(f"expected suited dice (face 1-6, suit), got {dice!r}") from None
-    except ValueError:  # not seven dice
-        return _best_of_few(dice)
+    except (KeyError, TypeError, ValueError):  # not seven (face, suit) tuples: the checked path
+        return _best_of_checked(dice)
     t0, t1, t2, t3, t4, t5, t6 = _RANK_TERMS
     return (_seven or _seven_lookup())[t0[a] + t1[b] + t2[c] + t3[d] + t4[e] + t5[f] + t6[g]]
 
@@ -340,9 +338,15 @@ def seven_code_value(codes: Sequence[int]) -> int:
     return (_seven or _seven_lookup())[t0[a] + t1[b] + t2[c] + t3[d] + t4[e] + t5[f] + t6[g]]
 
 
-def _best_of_few(dice: Sequence[SuitedDie]) -> int:
-    codes = sorted(map(_CODE_OF.__getitem__, dice))
-    if not 5 <= len(codes) <= 6:
+def _best_of_checked(dice: Sequence[SuitedDie]) -> int:
+    """Any sequence of (face, suit) pairs (lists too, as read from JSON), five to seven of them."""
+    try:
+        codes = sorted(_CODE_OF[tuple(die)] for die in dice)  # type: ignore[index]
+    except (KeyError, TypeError):
+        raise NotationError(f"expected suited dice (face 1-6, suit 0-3), got {dice!r}") from None
+    if len(codes) == 7:
+        return seven_code_value(codes)
+    if len(codes) not in (5, 6):
         raise NotationError(f"a hand is the best five of five to seven dice, got {len(codes)}")
     table, terms = _five_lookup(), _RANK_TERMS
     return max(

@@ -19,6 +19,7 @@ missing or stale, and a wheel would carry megabytes that the first use recreates
 [0, 1, 4, 9, 16]
 >>> BUILDS["doc-example"], cached_arrays("doc-example", "1", build, folder=folder)["squares"][2], BUILDS["doc-example"]
 (1, np.int64(4), 1)
+>>> import shutil; shutil.rmtree(folder)
 """
 
 from __future__ import annotations
