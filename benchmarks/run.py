@@ -2,7 +2,7 @@
 
 Each ``bench_<name>.py`` beside this file has ``run(quick: bool = False) -> None`` that prints its
 figures together with a reference measured in the same run. Names select benchmarks (``scorecard``,
-``board``, ``holdem``); none runs them all. ``--quick`` shrinks every workload for a smoke test.
+``board``, ``holdem``, ``dice``, ``startup``); none runs them all. ``--quick`` shrinks every workload for a smoke test.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown benchmark(s) {', '.join(unknown)}; available: {', '.join(available)}")
     sys.path.insert(0, str(HERE))
+    sys.path.insert(0, str(HERE.parent / "src"))  # measure this tree, not whatever dicepoker is installed
     print(f"python {platform.python_version()} on {platform.machine()}, {platform.processor() or 'cpu'}")
     for name in chosen:
         print(f"\n== {name} ==")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -90,3 +91,23 @@ def test_tampered_table_is_rebuilt(tmp_path: Path) -> None:
     strategy, _ = build_strategy()
     np.savez(path, values=strategy.values + 1, version=1, digest="0" * 64)
     assert load_strategy(path=path).built
+
+
+def test_progress_is_reported_while_building_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 §5: the wait is announced (a progress bar) only when the table is built, not when it loads."""
+    from dicepoker.analysis import scorecard_solver
+
+    def quick_solve(*, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+        for level in range(1, 14):
+            if progress:
+                progress(level, 13)
+        return np.zeros((8192, 64))
+
+    monkeypatch.setattr(scorecard_solver, "solve_values", quick_solve)
+    reports: list[tuple[int, int]] = []
+    path = tmp_path / "table.npz"
+    assert load_strategy(path=path, progress=lambda done, total: reports.append((done, total))).built
+    assert reports == [(level, 13) for level in range(1, 14)]
+    reports.clear()
+    assert not load_strategy(path=path, progress=lambda done, total: reports.append((done, total))).built
+    assert reports == []

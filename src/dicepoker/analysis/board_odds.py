@@ -8,12 +8,14 @@ best re-roll plan for that hand; the same for each square label a roll may claim
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
 from dicepoker.core.types import JSON
 from dicepoker.dice.hands import PokerHand
+from dicepoker.dice.table_cache import cached_fractions, source_version
 from dicepoker.games.board.claims import READINGS
 from dicepoker.games.board.layout import HAND_LABELS, describe_label
 from dicepoker.games.board.planning import reach_probability
@@ -39,19 +41,38 @@ class OddsRow:
         }
 
 
-def _odds(key: str, name: str, target: frozenset[int]) -> OddsRow:
-    one_roll, in_turn = reach_probability(target)
-    return OddsRow(key, name, one_roll, in_turn)
+_SOURCES = (
+    __name__,
+    "dicepoker.games.board.planning",
+    "dicepoker.games.board.claims",
+    "dicepoker.games.board.layout",
+    "dicepoker.dice.hands",
+    "dicepoker.dice.standard",
+    "dicepoker.games.dice_turn",
+)
+"""The modules whose code the exact odds depend on: editing any of them recomputes the cached odds."""
+
+
+def _rows(name: str, targets: list[tuple[str, str, frozenset[int]]]) -> tuple[OddsRow, ...]:
+    """The rows of ``targets`` (key, name, winning readings); the exact sums (seconds of Fraction arithmetic)
+    are computed once per machine and code version, then read from the user cache."""
+
+    def compute() -> list[Fraction]:
+        return [p for _, _, target in targets for p in reach_probability(target)]
+
+    modules = [sys.modules[name] for name in _SOURCES]
+    values = cached_fractions(name, source_version(modules), compute)
+    return tuple(OddsRow(key, label, values[2 * i], values[2 * i + 1]) for i, (key, label, _) in enumerate(targets))
 
 
 @cache
 def hand_odds() -> tuple[OddsRow, ...]:
     """Each hand of BD-5, best first: exactly that hand (the best category the dice make)."""
-    rows = []
+    targets = []
     for hand in sorted(PokerHand, reverse=True):
         target = frozenset(i for i, r in enumerate(READINGS) if r.hand is hand)
-        rows.append(_odds(hand.label.replace(" ", "-"), hand.label, target))
-    return tuple(rows)
+        targets.append((hand.label.replace(" ", "-"), hand.label, target))
+    return _rows("board-hand-odds", targets)
 
 
 @cache
@@ -60,11 +81,11 @@ def label_odds() -> tuple[OddsRow, ...]:
 
     Five of a kind (wild, BD-8) is not counted here: add the ``five-of-a-kind`` row for "any square".
     """
-    rows = []
+    targets = []
     for label in HAND_LABELS:
         target = frozenset(i for i, r in enumerate(READINGS) if label in r.labels)
-        rows.append(_odds(label, describe_label(label), target))
-    return tuple(rows)
+        targets.append((label, describe_label(label), target))
+    return _rows("board-label-odds", targets)
 
 
 def odds_json(game: str) -> dict[str, JSON]:

@@ -12,6 +12,7 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -25,6 +26,7 @@ import numpy.typing as npt
 
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.suited import BAG, HandCategory, SuitedDie, best_values, code
+from dicepoker.dice.table_cache import cached_fractions, source_version
 
 FACES = range(1, 7)
 
@@ -84,7 +86,16 @@ def _permutations(vector: Sequence[int]) -> int:
 
 @cache
 def category_probabilities() -> dict[HandCategory, Fraction]:
-    """Exact probability of each best-hand category over seven dice drawn from the full bag (HE-9, HE-10)."""
+    """Exact probability of each best-hand category over seven dice drawn from the full bag (HE-9, HE-10).
+
+    Computed once per machine and code version (about half a second), then read from the user cache.
+    """
+    modules = [sys.modules[__name__], sys.modules[best_values.__module__]]
+    values = cached_fractions("holdem-odds", source_version(modules), lambda: list(_category_probabilities().values()))
+    return dict(zip(HandCategory, values, strict=True))
+
+
+def _category_probabilities() -> dict[HandCategory, Fraction]:
     codes, weights, denominator = unseen_outcomes(BAG, 7, by_symmetry=True)
     categories = best_values(codes) // (7**5 * 6)
     totals = {category: 0 for category in HandCategory}

@@ -21,6 +21,7 @@ fewer dice, so a player never re-rolls for nothing.
 from __future__ import annotations
 
 import enum
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,6 +36,7 @@ from dicepoker.dice.poker import (
     category_probabilities,
     outcomes,
 )
+from dicepoker.dice.table_cache import cached_fractions, source_version
 
 OWN_DICE = 3
 COMMUNITY_DICE = 3
@@ -137,7 +139,23 @@ class OddsTable:
 
 @cache
 def odds_table() -> OddsTable:
-    """Exact probability of each PK-9 category over three own and three community dice."""
+    """Exact probability of each PK-9 category over three own and three community dice.
+
+    Computed once per machine and code version (under a second), then read from the user cache.
+    """
+    modules = [sys.modules[__name__], sys.modules[outcomes.__module__]]
+    values = cached_fractions("peekpoker-odds", source_version(modules), _odds_fractions)
+    n = len(HandCategory)
+    before, after = dict(zip(HandCategory, values[:n], strict=True)), dict(zip(HandCategory, values[n:-2], strict=True))
+    return OddsTable(before, after, values[-2], values[-1])
+
+
+def _odds_fractions() -> list[Fraction]:
+    table = _compute_odds_table()
+    return [*table.before.values(), *table.after.values(), table.improve_chance, table.reroll_chance]
+
+
+def _compute_odds_table() -> OddsTable:
     after = dict.fromkeys(HandCategory, ZERO)
     improve = rerolls = ZERO
     for own, p_own in outcomes(OWN_DICE):

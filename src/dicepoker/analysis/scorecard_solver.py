@@ -23,7 +23,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-import platformdirs
 
 from dicepoker.analysis.scorecard_tables import (
     CATEGORIES,
@@ -40,6 +39,7 @@ from dicepoker.analysis.scorecard_tables import (
 from dicepoker.core.types import Action
 from dicepoker.dice.scoring import UPPER_BONUS, Category
 from dicepoker.dice.standard import ROLL_INDEX
+from dicepoker.dice.table_cache import cache_folder
 from dicepoker.games.dice_turn import ALL_REROLLS
 from dicepoker.games.scorecard import SCORE_ACTIONS, Card, card_total, upper_total
 
@@ -233,18 +233,28 @@ class StrategyLoad:
 
 
 def default_cache_path() -> Path:
-    return Path(platformdirs.user_cache_dir("dicepoker")) / f"scorecard-optimal-v{TABLE_VERSION}.npz"
+    """In the user cache directory (``DICEPOKER_CACHE_DIR`` overrides it), beside the other cached tables."""
+    return cache_folder() / f"scorecard-optimal-v{TABLE_VERSION}.npz"
 
 
-def build_strategy() -> tuple[Strategy, float]:
-    """Solve from scratch; returns the strategy and the build time in seconds."""
+def build_strategy(*, progress: Callable[[int, int], None] | None = None) -> tuple[Strategy, float]:
+    """Solve from scratch; returns the strategy and the build time in seconds.
+
+    ``progress(done, total)`` is called after each level of the solve (13 of them).
+    """
     start = time.perf_counter()
-    values = solve_values()
+    values = solve_values(progress=progress)
     return Strategy(values), time.perf_counter() - start
 
 
-def load_strategy(*, path: Path | None = None, rebuild: bool = False) -> StrategyLoad:
-    """The cached strategy, or a freshly built one (saved for next time) if missing, corrupt or asked to."""
+def load_strategy(
+    *, path: Path | None = None, rebuild: bool = False, progress: Callable[[int, int], None] | None = None
+) -> StrategyLoad:
+    """The cached strategy, or a freshly built one (saved for next time) if missing, corrupt or asked to.
+
+    ``progress`` hears of a build only: loading from the cache takes a few hundredths of a second and
+    reports nothing, so a caller can show a progress bar exactly when there is something to wait for.
+    """
     path = path or default_cache_path()
     note = None
     if not rebuild:
@@ -256,7 +266,7 @@ def load_strategy(*, path: Path | None = None, rebuild: bool = False) -> Strateg
             note = f"no cached table at {path}; building it"
         except ValueError as exc:
             note = f"cached table at {path} is unusable ({exc}); rebuilt it"
-    strategy, seconds = build_strategy()
+    strategy, seconds = build_strategy(progress=progress)
     try:
         _write_table(path, strategy.values)
     except OSError as exc:

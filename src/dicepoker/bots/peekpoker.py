@@ -14,13 +14,14 @@
   At the showdown it plays a best response to the others' likely re-rolls: an ace may complete a
   straight or break one, and whether to keep it depends on what the others hold and will do.
 
-The tables behind both (every own-dice × community-dice pairing, 56 × 56) are built once, in a second
-or two, from the exact hand table of :mod:`dicepoker.dice.poker` and the re-roll solver of
-:mod:`dicepoker.analysis.peekpoker_odds`.
+The tables behind both (every own-dice × community-dice pairing, 56 × 56) are built once per machine (a
+second or two, then read from the user cache in milliseconds) from the exact hand table of
+:mod:`dicepoker.dice.poker` and the re-roll solver of :mod:`dicepoker.analysis.peekpoker_odds`.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
@@ -40,6 +41,7 @@ from dicepoker.bots.opponent import OpponentModel, Range, Snapshot, choose, quan
 from dicepoker.bots.tracker import HandTracker
 from dicepoker.core.types import Action, View
 from dicepoker.dice.poker import RANKED_KEYS, Face, PokerDice, outcomes
+from dicepoker.dice.table_cache import cached_arrays, source_version
 from dicepoker.games.betting import Bet, Call, Check, Fold, Raise
 from dicepoker.games.peekpoker.actions import RerollAces, Stand
 from dicepoker.games.peekpoker.view import PeekPokerView
@@ -55,7 +57,17 @@ COMMUNITY = 3
 # -- tables -----------------------------------------------------------------------------------------
 @cache
 def _tables() -> tuple[FloatArray, FloatArray]:
-    """Equity ``[board, own, opponent]`` of own dice vs opponent dice: as dealt, and with ace re-rolls."""
+    """Equity ``[board, own, opponent]`` of own dice vs opponent dice: as dealt, and with ace re-rolls.
+
+    Kept in the user cache (:mod:`dicepoker.dice.table_cache`), versioned by the source of the modules
+    that compute them, so only the first use on a machine pays the second or two of building.
+    """
+    modules = [sys.modules[__name__], sys.modules[plan_rerolls.__module__], sys.modules[outcomes.__module__]]
+    arrays = cached_arrays("peekpoker-equity", source_version(modules), _build_tables)
+    return np.asarray(arrays["stand"], dtype=np.float64), np.asarray(arrays["rerolled"], dtype=np.float64)
+
+
+def _build_tables() -> dict[str, FloatArray]:
     n = len(TRIPLES)
     strength = np.array([[hand_strength(own, board) for own in TRIPLES] for board in TRIPLES])
     # Beat / tie matrix over strength levels.
@@ -71,7 +83,7 @@ def _tables() -> tuple[FloatArray, FloatArray]:
             for level, p in plan.final.items():
                 finals[o, level] = float(p)
         rerolled[b] = finals @ versus @ finals.T
-    return stand, rerolled
+    return {"stand": stand, "rerolled": rerolled}
 
 
 def _field_utility(strengths: tuple[int, ...]) -> Callable[[int], Fraction]:

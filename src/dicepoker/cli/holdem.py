@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from dicepoker.analysis.holdem_odds import category_probabilities, equity
 from dicepoker.cli.app import equity_app, hand_app, odds_app, play_app, simulate_app
 from dicepoker.cli.common import console, print_duel, print_json, user_errors
 from dicepoker.core.errors import NotationError
@@ -41,6 +40,8 @@ def odds(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = 
     Example: dicepoker odds holdem --json
     """
     with user_errors():
+        from dicepoker.analysis.holdem_odds import category_probabilities  # lazy: keeps start-up light
+
         table = category_probabilities()
         ordered = sorted(table.items(), key=lambda item: -int(item[0]))
         if as_json:
@@ -64,6 +65,8 @@ def equity_command(
     Example: dicepoker equity holdem --pocket "6r 6b" --vs "2w 3y"
     """
     with user_errors():
+        from dicepoker.analysis.holdem_odds import equity  # lazy: keeps start-up light
+
         result = equity(
             parse_suited(pocket, count=2),
             None if versus is None else parse_suited(versus, count=2),

@@ -17,7 +17,6 @@ from dicepoker.cli.app import odds_app, play_app, score_app, simulate_app, solve
 from dicepoker.cli.common import console, error_console, print_json, user_errors
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import hand_counts, parse_dice
-from dicepoker.dice.scoring import Category, scores
 
 if TYPE_CHECKING:
     from dicepoker.arena.simulate import Rate, SimulationReport
@@ -62,6 +61,8 @@ def score_scorecard(
     Example: dicepoker score scorecard 1 1 3 3 3
     """
     with user_errors():
+        from dicepoker.dice.scoring import Category, scores  # lazy: its table needs NumPy, --help does not
+
         faces = parse_dice(" ".join(dice))
         row = scores(faces)
         if as_json:
@@ -126,8 +127,11 @@ def solve_scorecard(
     """
     with user_errors():
         from dicepoker.analysis.scorecard_solver import load_strategy
+        from dicepoker.tui.progress import BuildProgress
 
-        loaded = load_strategy(rebuild=rebuild)
+        # On stderr, like the notes, so that --json output stays one clean JSON document.
+        with BuildProgress(error_console, "Solving the scorecard (cached for next time)") as bar:
+            loaded = load_strategy(rebuild=rebuild, progress=bar.update)
         if loaded.note:
             # On stderr, so that --json output stays one clean JSON document.
             error_console.print(f"[yellow]note:[/] {loaded.note}")

@@ -1,6 +1,6 @@
 """Poker-dice hands of five standard dice, classified by table lookup.
 
-Every one of the 7,776 ordered rolls is classified once at import; a call is then one dict lookup,
+Every one of the 7,776 ordered rolls is classified once, on first use; a call is then one dict lookup,
 and a batch is one NumPy gather over a base-6 code.
 """
 
@@ -10,13 +10,16 @@ import enum
 from collections import Counter
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import cache
 from itertools import product
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.standard import Dice, outcomes
+
+if TYPE_CHECKING:  # NumPy is imported where tables are used: ``dicepoker --help`` never loads it
+    import numpy as np
+    import numpy.typing as npt
 
 
 class PokerHand(enum.IntEnum):
@@ -55,10 +58,24 @@ def _classify_slow(dice: Dice) -> PokerHand:
     return PokerHand.NOTHING
 
 
-_ORDERED = list(product(range(1, 7), repeat=5))
-_HAND_BY_DICE: dict[Dice, PokerHand] = {dice: _classify_slow(dice) for dice in _ORDERED}
-_HAND_CODES = np.array([int(_HAND_BY_DICE[dice]) for dice in _ORDERED], dtype=np.int8)
-_PLACE = np.array([6**4, 6**3, 6**2, 6, 1], dtype=np.int64)
+_PLACE = (6**4, 6**3, 6**2, 6, 1)
+_hand_by_dice: dict[Dice, PokerHand] = {}
+"""Every ordered roll and its hand, filled on first use (~30 ms) so that importing this module is cheap."""
+
+
+@cache
+def _hand_codes() -> npt.NDArray[np.int8]:
+    """Hands of the 7,776 ordered rolls by base-6 code (the ``product`` order), for batches."""
+    import numpy as np
+
+    _fill()
+    return np.array([int(_hand_by_dice[dice]) for dice in product(range(1, 7), repeat=5)], dtype=np.int8)
+
+
+def _fill() -> dict[Dice, PokerHand]:
+    if not _hand_by_dice:
+        _hand_by_dice.update({dice: _classify_slow(dice) for dice in product(range(1, 7), repeat=5)})
+    return _hand_by_dice
 
 
 def classify(dice: Dice) -> PokerHand:
@@ -70,9 +87,9 @@ def classify(dice: Dice) -> PokerHand:
     'straight'
     """
     try:
-        return _HAND_BY_DICE[dice]
+        return (_hand_by_dice or _fill())[dice]
     except (KeyError, TypeError):
-        return _HAND_BY_DICE[_validated(dice)]
+        return _fill()[_validated(dice)]
 
 
 def _validated(dice: object) -> Dice:
@@ -93,13 +110,15 @@ def classify_batch(dice: npt.ArrayLike) -> npt.NDArray[np.int8]:
     >>> classify_batch([[1, 1, 1, 1, 1], [1, 2, 3, 4, 6]]).tolist()
     [7, 0]
     """
+    import numpy as np
+
     array = np.asarray(dice)
     if array.ndim != 2 or array.shape[1] != 5:
         raise NotationError(f"expected an (n, 5) array of dice, got shape {array.shape}")
     if array.size and (array.min() < 1 or array.max() > 6):
         raise NotationError("dice must show 1 to 6")
-    codes = (array.astype(np.int64) - 1) @ _PLACE
-    result: npt.NDArray[np.int8] = _HAND_CODES[codes]
+    codes = (array.astype(np.int64) - 1) @ np.array(_PLACE, dtype=np.int64)
+    result: npt.NDArray[np.int8] = _hand_codes()[codes]
     return result
 
 
@@ -111,5 +130,5 @@ def hand_counts() -> dict[PokerHand, Fraction]:
     """
     probabilities = dict.fromkeys(PokerHand, Fraction(0))
     for dice, probability in outcomes(5):
-        probabilities[_HAND_BY_DICE[dice]] += probability
+        probabilities[_fill()[dice]] += probability
     return probabilities

@@ -2,8 +2,8 @@
 
 A poker die shows 9, 10, J, Q, K or A, equally likely, ranked in that order; 9 and K are red, 10 and Q
 black, J and A green. A PeekPoker hand is six dice (three own + three community). There are only 462
-multisets of six poker dice, so each is evaluated once at import by a plain reading of the rules and
-every later call is one dict lookup (or a NumPy gather for batches).
+multisets of six poker dice, so each is evaluated once, on first use, by a plain reading of the rules,
+and every later call is one lookup by face counts (or a NumPy gather for batches).
 
 Six dice on six faces either repeat a face or show all six faces (a large straight), so every hand is
 at least a pair: there is no "high dice" category.
@@ -24,13 +24,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement
 from math import factorial
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from dicepoker.core.errors import NotationError
+
+if TYPE_CHECKING:  # NumPy is imported where tables are used: ``dicepoker --help`` never loads it
+    import numpy as np
+    import numpy.typing as npt
 
 HAND_SIZE = 6
 
@@ -230,27 +232,64 @@ def multiset_probability(dice: Sequence[Face]) -> Fraction:
     return Fraction(ways, 6 ** len(dice))
 
 
-HANDS: dict[PokerDice, HandKey] = {dice: _evaluate_slow(dice) for dice, _ in outcomes(HAND_SIZE)}
-"""Every sorted six-dice multiset and its hand key: the whole of PK-9/PK-10 as a table."""
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    hands: dict[PokerDice, HandKey]
+    ranked_keys: tuple[HandKey, ...]
+    strengths: dict[PokerDice, int]
+    by_count_key: list[int]
+    """Strength by the base-7 number whose digit ``i`` counts the dice showing face ``i`` (-1: not 6 dice)."""
+    by_code: npt.NDArray[np.int16]
+    """Strength of every ordered roll by its base-6 code, so a batch lookup needs no sort."""
 
-RANKED_KEYS: tuple[HandKey, ...] = tuple(sorted(set(HANDS.values())))
+
+_PLACE = (6**5, 6**4, 6**3, 6**2, 6, 1)
+_COUNT_WEIGHT: dict[int, int] = {face: 7**face.index for face in Face}
+"""Face -> its digit of the count key; a dict, so that anything but a face (9..14) misses."""
+
+
+@cache
+def _tables() -> _Tables:
+    """The whole of PK-9/PK-10 as tables, built on first use (~10 ms): importing this module stays cheap."""
+    import numpy as np
+
+    hands = {dice: _evaluate_slow(dice) for dice, _ in outcomes(HAND_SIZE)}
+    ranked = tuple(sorted(set(hands.values())))
+    position = {key: index for index, key in enumerate(ranked)}
+    strengths = {dice: position[key] for dice, key in hands.items()}
+    by_count_key = [-1] * 7**HAND_SIZE
+    for dice, value in strengths.items():
+        by_count_key[sum(map(_COUNT_WEIGHT.__getitem__, dice))] = value
+    # Row r holds the faces (0-5) of the ordered roll whose base-6 code is r.
+    ordered = np.arange(6**HAND_SIZE)[:, None] // np.array(_PLACE) % 6
+    count_keys = (7 ** np.arange(6))[ordered].sum(axis=1)
+    by_code = np.array(by_count_key, dtype=np.int16)[count_keys]
+    return _Tables(hands, ranked, strengths, by_count_key, by_code)
+
+
+HANDS: dict[PokerDice, HandKey]
+"""Every sorted six-dice multiset and its hand key: the whole of PK-9/PK-10 as a table (built on first use)."""
+RANKED_KEYS: tuple[HandKey, ...]
 """Distinct hand keys, weakest first; a key's position is its :func:`strength`."""
-
-_STRENGTH_OF_KEY = {key: index for index, key in enumerate(RANKED_KEYS)}
-STRENGTHS: dict[PokerDice, int] = {dice: _STRENGTH_OF_KEY[key] for dice, key in HANDS.items()}
+STRENGTHS: dict[PokerDice, int]
 """Strength (see :func:`strength`) of every sorted six-dice multiset."""
-_PLACE = np.array([6**5, 6**4, 6**3, 6**2, 6, 1], dtype=np.int64)
+_LAZY = {"HANDS": "hands", "RANKED_KEYS": "ranked_keys", "STRENGTHS": "strengths"}
 
 
-def _strength_by_code() -> npt.NDArray[np.int16]:
-    """Strength of every ordered roll, indexed by its base-6 code, so a batch lookup needs no sort."""
-    table = np.zeros(6**HAND_SIZE, dtype=np.int16)
-    for ordered in product(range(6), repeat=HAND_SIZE):
-        table[int(np.dot(ordered, _PLACE))] = STRENGTHS[tuple(sorted(FACES[i] for i in ordered))]
-    return table
+def __getattr__(name: str) -> object:
+    """PEP 562: the tables above are attributes computed on first access."""
+    if name in _LAZY:
+        return getattr(_tables(), _LAZY[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_STRENGTH_BY_CODE = _strength_by_code()
+_by_count_key: list[int] | None = None
+
+
+def _count_lookup() -> list[int]:
+    global _by_count_key
+    _by_count_key = _tables().by_count_key
+    return _by_count_key
 
 
 def _sorted_six(dice: Iterable[Face]) -> PokerDice:
@@ -269,12 +308,22 @@ def evaluate(dice: Iterable[Face]) -> HandKey:
     >>> evaluate(parse_dice("9 9 K K K 9")).category.label
     'flush'
     """
-    return HANDS[_sorted_six(dice)]
+    return _tables().ranked_keys[strength(dice)]
 
 
 def strength(dice: Iterable[Face]) -> int:
-    """A dense integer with the same order as :func:`evaluate`: equal strengths split the pot."""
-    return STRENGTHS[_sorted_six(dice)]
+    """A dense integer with the same order as :func:`evaluate`: equal strengths split the pot.
+
+    One table lookup by the dice's face counts (no sort); anything unusual takes the checked path.
+    """
+    try:
+        if len(dice) == HAND_SIZE:  # type: ignore[arg-type]
+            found = (_by_count_key or _count_lookup())[sum(map(_COUNT_WEIGHT.__getitem__, dice))]
+            if found >= 0:
+                return found
+    except (TypeError, KeyError):
+        pass  # not a sized collection of faces: the checked path says what is wrong
+    return _tables().strengths[_sorted_six(dice)]
 
 
 def strength_batch(dice: npt.ArrayLike) -> npt.NDArray[np.int16]:
@@ -284,12 +333,14 @@ def strength_batch(dice: npt.ArrayLike) -> npt.NDArray[np.int16]:
     ...     strength(parse_dice("9TJQKA")), strength(parse_dice("AAAAA9"))]
     True
     """
+    import numpy as np
+
     array = np.asarray(dice)
     if array.ndim != 2 or array.shape[1] != HAND_SIZE:
         raise NotationError(f"expected an (n, {HAND_SIZE}) array of poker dice, got shape {array.shape}")
     if array.size and (array.min() < int(Face.NINE) or array.max() > int(Face.ACE)):
         raise NotationError("poker dice show 9 to 14 (A)")
-    result: npt.NDArray[np.int16] = _STRENGTH_BY_CODE[(array.astype(np.int64) - int(Face.NINE)) @ _PLACE]
+    result: npt.NDArray[np.int16] = _tables().by_code[(array.astype(np.int64) - int(Face.NINE)) @ np.array(_PLACE)]
     return result
 
 
@@ -318,5 +369,5 @@ def category_probabilities() -> dict[HandCategory, Fraction]:
     """
     probabilities = dict.fromkeys(HandCategory, Fraction(0))
     for dice, probability in outcomes(HAND_SIZE):
-        probabilities[HANDS[dice].category] += probability
+        probabilities[_tables().hands[dice].category] += probability
     return probabilities

@@ -37,6 +37,7 @@ from dicepoker.games.scorecard import (
     upper_total,
 )
 from dicepoker.tui.common import QUIT_WORDS, LineReader, TurnClock, ask, dice_text, pick_seed, save_log
+from dicepoker.tui.progress import BuildProgress
 
 OPPONENTS = ("optimal", "greedy", "random", "human")
 WORST_SHOWN = 3
@@ -203,7 +204,7 @@ class ScorecardClient:
         save: Path | None = None,
         console: Console,
         reader: LineReader,
-        strategy_loader: Callable[[], StrategyLoad] = load_strategy,
+        strategy_loader: Callable[[], StrategyLoad] | None = None,
     ) -> None:
         self.clock = TurnClock(clock)
         self.game = ScorecardGame(players=players)
@@ -211,7 +212,7 @@ class ScorecardClient:
         self.save_path = save
         self.console = console
         self.reader = reader
-        self._strategy_loader = strategy_loader
+        self._strategy_loader = strategy_loader or self._load_strategy
         self._strategy: Strategy | None = None
         self.players = seat_players(players, opponent, self._make_bot)
         self.match = Match(self.game, seed=self.seed)  # type: ignore[arg-type]
@@ -232,9 +233,6 @@ class ScorecardClient:
     @property
     def strategy(self) -> Strategy:
         if self._strategy is None:
-            self.console.print(
-                "[dim]Loading the optimal strategy (the first time, building it takes a few seconds)…[/]"
-            )
             loaded = self._strategy_loader()
             if loaded.note:
                 self.console.print(f"[dim]{loaded.note}[/]")
@@ -242,6 +240,11 @@ class ScorecardClient:
                 self.console.print(f"[dim]Built the optimal strategy in {loaded.seconds:.1f} s.[/]")
             self._strategy = loaded.strategy
         return self._strategy
+
+    def _load_strategy(self) -> StrategyLoad:
+        # Read from the cache in hundredths of a second, silently; a bar only when it must be built.
+        with BuildProgress(self.console, "Building the optimal strategy (once; cached for next time)") as bar:
+            return load_strategy(progress=bar.update)
 
     # -- the game loop ------------------------------------------------------------------------------
     def run(self) -> int:
