@@ -20,19 +20,20 @@ last. Observation: per square, one-hot owner (empty, own team, other teams relat
 flag; claimable and removable masks; dice (5×6); rolls used (4); per team (relative) supply / chips and
 runs / runs-to-win (at most 1); to-play flag per team.
 
-``holdem`` (limit) — actions (5): fold, check, call, bet-or-raise the smallest legal amount, the largest.
-Limit betting has at most two sizes (HE-5), so this is exact. Observation: own pocket dice and the board
-(face one-hot 6 + suit one-hot 4 each, zeros where not dealt), street one-hot, raise count, and per seat
-(relative): stack, wager this round, in-hand, dealer flag; the pot; amounts are divided by the chips in play.
+``holdem`` (limit) — actions (5): fold, check, call, bet-or-raise the smallest legal amount, the largest (open
+only when it differs). Limit betting has at most two sizes (HE-5), so this is exact. Observation: own pocket
+dice and the board (face one-hot 6 + suit one-hot 4 each, zeros where not dealt), street one-hot, raise count,
+and per seat (relative): stack, wager this round, in-hand, dealer flag; the pot; amounts are divided by the
+chips in play.
 
 ``peekpoker`` (no limit) — actions (12): fold, check, call; five wager sizes — the minimum legal, half the
-pot, the pot, twice the pot, all-in (a size is the pot *after* calling; it is clamped into the legal
-range, so several slots may name the same wager); ``stand``; ``reroll`` 1, 2 or 3 aces. Pot fractions
-rather than one action per chip amount: the space stays the same size whatever the stacks (an option),
-and these five sizes are the ones poker agents are usually given (as in RLCard's no-limit hold'em).
-Observation: own hidden dice and the community dice (face one-hot 6 each), the dice each other seat has
-shown at a showdown, phase one-hot, betting round, forced-bet flag, and per seat (relative): chips,
-wager, in-hand, dealer flag, deciding flag; the pot.
+pot, the pot, twice the pot, all-in (a size is the pot *after* calling; it is clamped into the legal range;
+when two sizes name the same wager only the first slot is open); ``stand``; ``reroll`` 1, 2 or 3 aces. Pot
+fractions rather than one action per chip amount: the space stays the same size whatever the stacks (an
+option), and these five sizes are the ones poker agents are usually given (as in RLCard's no-limit hold'em).
+Observation: own hidden dice and the community dice (face one-hot 6 each), the dice each other seat has shown
+at a showdown, phase one-hot, betting round, forced-bet flag, and per seat (relative): chips, wager, in-hand,
+dealer flag, deciding flag; the pot.
 """
 
 from __future__ import annotations
@@ -71,6 +72,9 @@ class Codec:
     def __init__(self, game: AnyGame) -> None:
         self.game = game
         self.players = game.num_players
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Codec:
+        return self  # holds only the configured game: shared by every copy of an environment's state
 
     def observe(self, view: View) -> Vector:
         raise NotImplementedError
@@ -250,7 +254,9 @@ class HoldemCodec(Codec):
         out = _basic_betting_slots(legal)
         wagers = _wagers(legal)
         if wagers:
-            out[3], out[4] = wagers[0], wagers[-1]
+            out[3] = wagers[0]
+            if wagers[-1] != wagers[0]:
+                out[4] = wagers[-1]
         return out
 
 
@@ -301,8 +307,12 @@ class PeekPokerCodec(Codec):
             targets = [amounts[0]]
             targets += [max(view.bets) + round(f * pot_after_call) for f in self.FRACTIONS]
             targets.append(amounts[-1])
+            taken: set[int] = set()
             for slot, target in enumerate(targets, start=3):
-                out[slot] = by_amount[_nearest(amounts, target)]
+                amount = _nearest(amounts, target)
+                if amount not in taken:  # each slot open now names a different wager
+                    taken.add(amount)
+                    out[slot] = by_amount[amount]
         for action in legal:
             if isinstance(action, Stand):
                 out[8] = action
