@@ -23,6 +23,13 @@ class State(ABC):
 
     __slots__ = ()
 
+    # -- value semantics --------------------------------------------------------------------------
+    def __copy__(self) -> Self:
+        return self  # immutable: a copy would be the same value
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        return self  # immutable all the way down: frameworks that deep-copy (OpenSpiel's clone) share it
+
     # -- whose turn -------------------------------------------------------------------------------
     @property
     @abstractmethod
