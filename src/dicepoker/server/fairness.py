@@ -349,7 +349,10 @@ def revealed_rng(fairness: Mapping[str, JSON] | None) -> FairRandom:
         seed = bytes.fromhex(str(record["server_seed"]))
     except ValueError:
         raise CannotVerify(f"the server seed {record['server_seed']!r:.80} is not hex") from None
-    return FairRandom(seed, list(record["client_seeds"]))
+    try:
+        return FairRandom(seed, list(record["client_seeds"]))
+    except FairnessError as exc:
+        raise CannotVerify(f"bad fairness record: {exc}") from None
 
 
 def verify_log(log: EventLog) -> VerifyReport:
