@@ -140,12 +140,7 @@ def test_no_modulo_bias_by_construction(n: int) -> None:
         rng = FairRandom(SEED)
         asked: list[int] = []
         feed = iter([value, 0])
-
-        def bits(width: int, feed: object = feed) -> int:
-            asked.append(width)
-            return next(feed)  # type: ignore[call-overload]
-
-        rng.getrandbits = bits  # type: ignore[method-assign]
+        rng.getrandbits = lambda width, asked=asked, feed=feed: asked.append(width) or next(feed)  # type: ignore[method-assign,misc]
         assert rng.randrange(n) == (value if value < n else 0)
         assert asked == ([k] if value < n else [k, k])
 
@@ -193,8 +188,17 @@ def test_it_cannot_be_reseeded_by_accident() -> None:
 
 @pytest.mark.parametrize(
     ("seed", "clients", "counter"),
-    [(b"short", [], 0), ("0" * 32, [], 0), (SEED, "ann", 0), (SEED, ["x" * 257], 0), (SEED, [3], 0),
-     (SEED, ["\ud800"], 0), (SEED, [], -1), (SEED, [], 2**64), (SEED, [], True)],
+    [
+        (b"short", [], 0),
+        ("0" * 32, [], 0),
+        (SEED, "ann", 0),
+        (SEED, ["x" * 257], 0),
+        (SEED, [3], 0),
+        (SEED, ["\ud800"], 0),
+        (SEED, [], -1),
+        (SEED, [], 2**64),
+        (SEED, [], True),
+    ],
 )
 def test_bad_seeds_and_counters_are_refused(seed: object, clients: object, counter: object) -> None:
     with pytest.raises(FairnessError):
@@ -203,7 +207,12 @@ def test_bad_seeds_and_counters_are_refused(seed: object, clients: object, count
 
 def test_fairness_header() -> None:
     hidden = fairness_header(None, ["ann", ""], commitment(SEED))
-    assert hidden == {"scheme": SCHEME, "commitment": commitment(SEED), "client_seeds": ["ann", ""], "server_seed": None}
+    assert hidden == {
+        "scheme": SCHEME,
+        "commitment": commitment(SEED),
+        "client_seeds": ["ann", ""],
+        "server_seed": None,
+    }
     assert fairness_header(SEED, [], commitment(SEED))["server_seed"] == SEED.hex()
     with pytest.raises(FairnessError, match="does not match"):
         fairness_header(OTHER, [], commitment(SEED))
