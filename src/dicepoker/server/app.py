@@ -7,6 +7,7 @@ route parses and bounds its input (pydantic), hands it to the service and maps t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -100,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.loop = asyncio.get_running_loop()  # tests reach the service through it
         await storage.open()
         try:
             await service.start(scheduler=settings.scheduler)
