@@ -83,7 +83,13 @@ def _log(live: Live, table_id: str) -> EventLog:
 
 @pytest.mark.parametrize(
     ("game", "config"),
-    [("scorecard", {}), ("zepherin", {}), ("classic-board", {}), ("holdem", {"stack": 30}), ("peekpoker", {"stack": 6})],
+    [
+        ("scorecard", {}),
+        ("zepherin", {}),
+        ("classic-board", {}),
+        ("holdem", {"stack": 30}),
+        ("peekpoker", {"stack": 6}),
+    ],
 )
 def test_a_whole_game_against_a_bot_with_a_timeout(live: Live, game: str, config: dict[str, Any]) -> None:
     bot = "random" if game in ("holdem", "peekpoker") else "greedy"
@@ -163,7 +169,10 @@ def test_http_routes_answer_with_reasons(live: Live) -> None:
     for body in [{"game": "chess"}, {"game": "holdem", "seats": ["open"]}, {"game": "holdem", "clock": -1}, [1]]:
         response = client.post("/api/tables", json=body)
         assert response.status_code in (404, 422) and isinstance(response.json()["detail"], str)
-    assert client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
+    assert (
+        client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"}).status_code
+        == 422
+    )
     assert client.post("/api/tables", content=b"x" * 100_000).status_code == 413
     assert client.get("/api/tables/nope").status_code == 404
     assert client.get("/api/tables", params={"status": "lost"}).status_code == 422
@@ -207,8 +216,14 @@ def test_bad_frames_bad_tokens_and_foreign_origins(live: Live) -> None:
         async with connect(f"{base}?token={tokens[1]}") as ws:
             first = json.loads(await ws.recv())
             assert first["seat"] == 1 and first["legal_actions"] == []
-            for frame in ["not json", "[]", '{"type": "action", "action": 5}', '{"type": "action"}',
-                          json.dumps({"type": "action", "action": "roll", "version": 10**30}), "x" * 20_000]:
+            for frame in [
+                "not json",
+                "[]",
+                '{"type": "action", "action": 5}',
+                '{"type": "action"}',
+                json.dumps({"type": "action", "action": "roll", "version": 10**30}),
+                "x" * 20_000,
+            ]:
                 await ws.send(frame)
                 reply = json.loads(await ws.recv())
                 while reply["type"] == "state":

@@ -15,7 +15,9 @@ from dicepoker.server.storage import MemoryStorage
 from tests.server.conftest import FakeClock, frame, new_service, run
 
 
-async def _two_people(service: TableService, game: str, clock: float | None = 30, **config: object) -> tuple[str, list[str]]:
+async def _two_people(
+    service: TableService, game: str, clock: float | None = 30, **config: object
+) -> tuple[str, list[str]]:
     created = await service.create_table(game, config, ["open", "open"], clock)
     table_id = str(created["id"])
     tokens = [str((await service.join(table_id, seat, f"p{seat}"))["token"]) for seat in (0, 1)]
@@ -24,7 +26,13 @@ async def _two_people(service: TableService, game: str, clock: float | None = 30
 
 @pytest.mark.parametrize(
     ("game", "clause"),
-    [("scorecard", "SC-14"), ("zepherin", "BD-14"), ("classic-board", "BD-14"), ("holdem", "HE-16"), ("peekpoker", "PK-15")],
+    [
+        ("scorecard", "SC-14"),
+        ("zepherin", "BD-14"),
+        ("classic-board", "BD-14"),
+        ("holdem", "HE-16"),
+        ("peekpoker", "PK-15"),
+    ],
 )
 def test_an_expired_clock_applies_and_logs_the_games_timeout(
     game: str, clause: str, caplog: pytest.LogCaptureFixture
@@ -61,7 +69,7 @@ def test_an_expired_clock_applies_and_logs_the_games_timeout(
         if game in ("holdem", "peekpoker"):  # a check was possible, so the seat is still in the hand
             assert (await frame(service, table_id, seat))["view"]["in_hand"][seat] is True  # type: ignore[index]
         else:
-            assert table.state.to_act != (seat,) or game == "scorecard" and table.state.to_act == (1,)
+            assert table.state.to_act != (seat,) or (game == "scorecard" and table.state.to_act == (1,))
 
     run(main())
 

@@ -42,7 +42,7 @@ def test_tables_and_logs_round_trip_with_group_commit(sql_settings: dict[str, An
             assert {t.id for t, _ in await storage.unfinished()} == {f"t{i}" for i in range(1, 20)}
             assert [t.id for t in await storage.list_tables(status="finished")] == ["t0"]
             assert await storage.load("missing") is None
-            with pytest.raises(Exception, match="(?i)unique|duplicate"):
+            with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
                 await storage.save(records[0], [EventRecord(2, 0, "again")])  # a log is append-only
             assert len((await storage.load("t0") or (None, []))[1]) == 2
         finally:

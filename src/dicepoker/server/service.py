@@ -210,7 +210,7 @@ class TableService:
         game: str,
         config: Mapping[str, Any] | None = None,
         seats: Sequence[str] | None = None,
-        clock: float | None | object = DEFAULT,
+        clock: float | object | None = DEFAULT,
         *,
         autofill: bool = False,
     ) -> dict[str, JSON]:
@@ -420,9 +420,7 @@ class TableService:
             await self.storage.save(record, events)
         except BaseException:
             # Nothing happened: the record, and the dice stream, are as they were before.
-            record.version, record.rng_counter, record.status, record.result, record.deadline, record.remaining = (
-                saved
-            )
+            record.version, record.rng_counter, record.status, record.result, record.deadline, record.remaining = saved
             table.rng = FairRandom(bytes.fromhex(record.server_seed), record.client_seeds or [], counter)
             raise
         table.state, table.last = state, last

@@ -171,12 +171,12 @@ async def serve_socket(
         tasks = [asyncio.create_task(connection.reader()), asyncio.create_task(connection.writer(subscription))]
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:
-            exc = task.exception()
-            if isinstance(exc, _Closed):
+            ended = task.exception()
+            if isinstance(ended, _Closed):
                 with contextlib.suppress(Exception):
-                    await websocket.close(POLICY, str(exc))
-            elif exc is not None and not isinstance(exc, (WebSocketDisconnect, RuntimeError, OSError)):
-                logger.warning("connection to table %s ended: %r", table_id, exc)
+                    await websocket.close(POLICY, str(ended))
+            elif ended is not None and not isinstance(ended, (WebSocketDisconnect, RuntimeError, OSError)):
+                logger.warning("connection to table %s ended: %r", table_id, ended)
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
