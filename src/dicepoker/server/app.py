@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from dicepoker.core.types import JSON
 from dicepoker.server import web_routes
 from dicepoker.server.errors import ServiceError
+from dicepoker.server.logs import log_event
 from dicepoker.server.metrics import ServerMetrics
 from dicepoker.server.models import CreateTable, Join, PlayNow
 from dicepoker.server.pubsub import InProcessPubSub
@@ -111,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.stop()
             await storage.close()
             await pubsub.close()
+            log_event(logger, "stopped", tables=service.count_by_status())
 
     app = FastAPI(title="dicepoker", summary="Dice poker tables: the public protocol", lifespan=lifespan)
     app.state.service = service
