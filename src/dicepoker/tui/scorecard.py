@@ -216,10 +216,17 @@ class ScorecardScreen(Screen):
     command = "scorecard"
 
     def __init__(
-        self, table: GameTable, names: Names, console: Console, *, strategy: LazyStrategy, bots: set[Seat]
+        self,
+        table: GameTable,
+        names: Names,
+        console: Console,
+        *,
+        strategy: LazyStrategy,
+        bots: set[Seat],
+        confirm_zero: bool = True,
     ) -> None:
         super().__init__(table, names, console)
-        self.strategy, self.bots = strategy, bots
+        self.strategy, self.bots, self.confirm_zero = strategy, bots, confirm_zero
         self._actor: Seat | None = None
         self._last = ""
         self._timed_out = False
@@ -307,7 +314,7 @@ class ScorecardScreen(Screen):
 
     def _score(self, box: Category, view: ScorecardView, seat: Seat, ask: Ask) -> Action | None:
         card = view.cards[seat]
-        if view.dice and card[box] is None and scores(view.dice)[box] == 0:
+        if self.confirm_zero and view.dice and card[box] is None and scores(view.dice)[box] == 0:
             points = scores(view.dice)
             best = max((c for c in Category if card[c] is None), key=lambda c: points[c])
             if points[best] > 0:
@@ -439,9 +446,12 @@ def build(
     console: Console | None = None,
     reader: LineReader | None = None,
     strategy_loader: Callable[[], StrategyLoad] | None = None,
+    confirm_zero: bool | None = None,
 ) -> PlayLoop:
     """A game at this terminal, ready to ``run()``: seat 0 is a person, the others ``opponent`` (``human``:
-    hot-seat). With ``resume`` the game saved there goes on (its players and seed come from the file)."""
+    hot-seat). With ``resume`` the game saved there goes on (its players and seed come from the file).
+    ``confirm_zero``: ask before a box scores 0 while another would score (default: when a person types at
+    a terminal; a piped script is not asked)."""
     TurnClock(clock)
     if opponent not in OPPONENTS:
         raise ConfigError(f"unknown opponent {opponent!r}; choose one of: {', '.join(OPPONENTS)}")
@@ -472,7 +482,10 @@ def build(
         clock=clock if reader.can_time_out else None,
         sink=open_save(match, save=save, resume=resume, force=force),
     )
-    screen = ScorecardScreen(table, Names(seat_names(kinds)), console, strategy=strategy, bots=set(bots))
+    if confirm_zero is None:
+        confirm_zero = reader.interactive
+    names = Names(seat_names(kinds))
+    screen = ScorecardScreen(table, names, console, strategy=strategy, bots=set(bots), confirm_zero=confirm_zero)
     humans = [seat for seat, kind in enumerate(kinds) if kind is None]
     return PlayLoop(table, screen, humans=humans, console=console, reader=reader, save=save or resume)
 
