@@ -242,7 +242,7 @@ class HoldemScreen(Screen):
         if after.last_showdown is not None and after.last_showdown != before.last_showdown:
             self._show_showdown(after.last_showdown)
         if after.hand == before.hand and not after.rolling and after.board and (after.hand, after.board) != self._board:
-            if self._board[0] == after.hand and len(self._board[1]) == len(after.board) == 3:
+            if self._board[0] == after.hand and len(self._board[1]) >= 3 and after.board[:3] != self._board[1][:3]:
                 self.console.print("Everyone checked the Flop: its dice are re-rolled (HE-6).")
             street = STREET_NAMES.get(after.street or "", "")
             self.console.print(Text(f"Board ({street}): ").append_text(dice_text(after.board)))

@@ -248,7 +248,9 @@ class PlayLoop:
         if self.save is not None:
             if self.table.result() is None:
                 command = f"dicepoker play {self.screen.command} --resume {self.save}"
-                self.console.print(f"The game so far is saved in {self.save}: continue it with '{command}'.")
+                message = f"The game so far is saved in {self.save}: continue it with '{command}'."
             else:
-                self.console.print(f"Saved the game to {self.save} (dicepoker replay {self.save}).")
+                message = f"Saved the game to {self.save} (dicepoker replay {self.save})."
+            # Whole lines, so that the path can be copied (and found by a test) whatever the width.
+            self.console.print(message, markup=False, highlight=False, soft_wrap=True)
         return status
