@@ -175,8 +175,7 @@ class PlayLoop:
                     return self._leave(message, QUIT)
                 mine = [seat for seat in self.table.to_act if seat in self.humans]
                 if mine:
-                    self._handover(mine[0])
-                    if not self._decide(mine[0]):
+                    if not self._handover(mine[0]) or not self._decide(mine[0]):
                         who = "You" if len(self.humans) == 1 else names[mine[0]]
                         return self._leave(f"{who} left the game.", QUIT)
                 for change in self.table.wait(self.version, self.observer, timeout=1.0):
@@ -191,10 +190,11 @@ class PlayLoop:
         except EOFError:
             return self._leave("\nGame abandoned: the input ended (Ctrl-D).", ABANDONED_AT_EOF)
 
-    def _handover(self, seat: Seat) -> None:
-        """Hot-seat with hidden dice: a cleared screen, and the next person confirms they have the keyboard."""
+    def _handover(self, seat: Seat) -> bool:
+        """Hot-seat with hidden dice: a cleared screen, and the next person confirms they have the keyboard
+        (``False``: they typed quit instead)."""
         if not self.screen.hidden_dice or len(self.humans) < 2 or seat == self._at_keyboard:
-            return
+            return True
         self.console.clear()
         line = ask(
             self.console,
@@ -202,9 +202,12 @@ class PlayLoop:
             f"{self.screen.names[seat]}, take the keyboard (everyone else, look away) and press Enter: ",
             self.table.deadline(seat),
         )
+        if line is not None and line.strip().lower() in QUIT_WORDS:
+            return False
         self.console.clear()
         if line is not None:
             self._at_keyboard = seat
+        return True
 
     def _decide(self, seat: Seat) -> bool:
         """Read commands until one is played or the clock runs out; ``False`` if the person quits."""
