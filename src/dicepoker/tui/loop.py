@@ -241,8 +241,8 @@ class PlayLoop:
         return ask(self.console, self.reader, prompt, self.table.deadline(seat))
 
     def _time_up(self, seat: Seat) -> None:
+        self.reader.discard_typed()  # first: what is typed once the message shows is meant for what follows
         self.screen.time_up(seat)
-        self.reader.discard_typed()
 
     def _leave(self, message: str | None, status: int) -> int:
         if message:
