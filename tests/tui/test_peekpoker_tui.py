@@ -122,3 +122,39 @@ def test_end_of_input_abandons_the_game() -> None:
     assert game.run() == 1
     assert "Game abandoned: the input ended (Ctrl-D)." in out.getvalue()
     assert not table_of(game).state.is_terminal
+
+
+# -- the prompt (issue 13 §4) ----------------------------------------------------------------------------
+def test_commands_any_case_help_hint_allin_and_the_stack_option() -> None:
+    out = io.StringIO()
+    script = "HELP\nHint\nStatus\nALLIN\nquit\n"
+    game = client(LineReader(io.StringIO(script)), out, opponents=["random"], stack=10, seed=1)
+    assert game.run() == 0
+    text = out.getvalue()
+    assert "Stacks 10" in text and "allin                  put in all your chips" in text
+    assert "The expert bot would play:" in text
+    mine = [e.action for e in table_of(game).match.log.events if e.seat == 0]
+    assert mine and mine[0] in ("bet 9", "raise 9", "call"), "allin puts in every chip"
+    assert "seat 0" not in text and "\nyou" not in text and "You > " in text, "one naming scheme: You"
+
+
+def test_ace_prompt_and_every_re_roll_shown_bots_included() -> None:
+    """PK-8: the ace decision has its own prompt, and each re-roll's result is told, the bot's too (seed 2)."""
+    out = io.StringIO()
+    script = "call\ncheck\nstand\n" * 300
+    game = client(LineReader(io.StringIO(script)), out, opponents=["random"], seed=2, stack=6)
+    game.run()
+    text = out.getvalue()
+    assert "Random bot re-rolls 1 ace(s): T K A → T K K" in text
+    assert "re-roll which aces?" in text or "You stand" in text
+    assert table_of(game).state.is_terminal
+
+
+def test_ace_answers_are_read_in_any_form() -> None:
+    from dicepoker.games.peekpoker.actions import RerollAces, Stand
+    from dicepoker.tui.peekpoker import PeekPokerScreen
+
+    read = PeekPokerScreen._aces
+    assert read(None, ["stand"]) == Stand() and read(None, ["0"]) == Stand()  # type: ignore[arg-type]
+    assert read(None, ["2"]) == RerollAces(2) and read(None, ["a", "a"]) == RerollAces(2)  # type: ignore[arg-type]
+    assert read(None, ["reroll", "a"]) == RerollAces(1)  # type: ignore[arg-type]
