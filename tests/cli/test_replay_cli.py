@@ -85,7 +85,12 @@ def test_history_round_trip(tmp_path: Path) -> None:
     assert data["result"] == match.state.result().to_json()
     assert replay(match.log)[-1] == match.state
     text = run(path)
-    assert text.exit_code == 0 and "Result:" in text.stdout and "won by Player" in text.stdout and "seat" not in text.stdout
+    assert (
+        text.exit_code == 0
+        and "Result:" in text.stdout
+        and "won by Player" in text.stdout
+        and "seat" not in text.stdout
+    )
 
 
 def test_CM_2_peekpoker_history_round_trip(tmp_path: Path) -> None:

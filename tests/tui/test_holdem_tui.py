@@ -9,8 +9,8 @@ write their commands into a pipe that then stays silent (:mod:`tests.tui.silence
 from __future__ import annotations
 
 import io
-import re
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path

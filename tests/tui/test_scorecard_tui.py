@@ -106,7 +106,9 @@ def test_keep_rerolls_the_other_positions_and_keep_alone_asks_which() -> None:
 def test_box_names_in_any_spelling_and_zero_needs_confirmation() -> None:
     """Issue 13 §4: box names in any spacing and case; scoring 0 while another box would score asks first."""
     # Seed 3: the first roll is 2 3 4 4 4 (full house scores 0 there, three of a kind 17).
-    client, out, _ = play("roll\nscore FullHouse\nno\nscore Full  House\ny\n", opponent="greedy", seed=3, confirm_zero=True)
+    client, out, _ = play(
+        "roll\nscore FullHouse\nno\nscore Full  House\ny\n", opponent="greedy", seed=3, confirm_zero=True
+    )
     assert out.count("Full house scores 0 with these dice") == 2 and "Not scored." in out
     assert [e.action for e in table_of(client).match.log.events if e.seat == 0] == ["roll", "score full-house"]
     for spelling in ("fullhouse", "full-house", "Full House", "FULL_HOUSE", "9"):

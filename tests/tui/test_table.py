@@ -27,9 +27,7 @@ def test_local_table_is_a_table() -> None:
 
 def test_the_clock_times_out_a_person_inside_wait() -> None:
     clock = FakeClock()
-    table = LocalTable(
-        Match(create("scorecard", players=2), seed=1), bots={}, bot_rng=Random(0), clock=30, now=clock
-    )
+    table = LocalTable(Match(create("scorecard", players=2), seed=1), bots={}, bot_rng=Random(0), clock=30, now=clock)
     assert table.deadline(0) == 130
     assert table.wait(table.version, None) == [], "nothing happens before the deadline"
     table.submit(0, "roll")
@@ -51,5 +49,7 @@ def test_bots_move_one_decision_per_wait_and_changes_are_views() -> None:
     version = table.version
     changes = table.wait(version, 0)
     assert changes and changes[0].seat == 1
-    assert all(c.after.pocket == table.state.view(0).pocket or c.after.hand != table.state.view(0).hand for c in changes)  # type: ignore[attr-defined]
+    assert all(
+        c.after.pocket == table.state.view(0).pocket or c.after.hand != table.state.view(0).hand for c in changes
+    )  # type: ignore[attr-defined]
     assert all(getattr(c.after, "seat", None) == 0 for c in changes), "the observer's views, never the bot's"

@@ -174,10 +174,9 @@ class PlayLoop:
                 if message:
                     return self._leave(message, QUIT)
                 mine = [seat for seat in self.table.to_act if seat in self.humans]
-                if mine:
-                    if not self._handover(mine[0]) or not self._decide(mine[0]):
-                        who = "You" if len(self.humans) == 1 else names[mine[0]]
-                        return self._leave(f"{who} left the game.", QUIT)
+                if mine and not (self._handover(mine[0]) and self._decide(mine[0])):
+                    who = "You" if len(self.humans) == 1 else names[mine[0]]
+                    return self._leave(f"{who} left the game.", QUIT)
                 for change in self.table.wait(self.version, self.observer, timeout=1.0):
                     self.version = change.version
                     self.screen.narrate(change)
