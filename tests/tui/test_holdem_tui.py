@@ -63,6 +63,10 @@ def test_seeded_game_against_a_bot_to_the_end() -> None:
     assert "same dice, more of one suit (HE-11)" in out
     assert "split: tied with straight 5 4 3 2 1 (HE-14)" in out
     assert "Everyone checked the Flop: its dice are re-rolled (HE-6)." in out
+    # One naming scheme and its grammar (issue 13 §4): "You deal", "You show", "over your two pair".
+    assert "Hand 2 · You deal" in out and "  You show " in out
+    assert "Main pot 40 -> Equity bot 40: straight 5 4 3 2 1 over your two pair 3 3 2 2 4" in out
+    assert "seat" not in out.lower() and "You shows" not in out
     assert "Game over: Equity bot won" in out
     # The same seed gives the same game: the dice come from the seed, the bot's choices from its own stream.
     assert play(PASSIVE, opponents=["equity"], stack=50, seed=4)[0].table.match.log == client.table.match.log
