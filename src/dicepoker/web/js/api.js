@@ -58,7 +58,23 @@ export const api = {
   join: (id, seat, name) => request("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
   playNow: (game, name) => request("POST", "/api/play-now", { game, name }),
   rematch: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`),
-  log: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/log`),
+  log: async (id) => {
+    let response;
+    try {
+      response = await fetch(`/api/tables/${encodeURIComponent(id)}/log`);
+    } catch {
+      throw new ApiError(0, "the server cannot be reached");
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      let reason = text;
+      try {
+        reason = reasonOf(JSON.parse(text));
+      } catch {}
+      throw new ApiError(response.status, reason || String(response.status));
+    }
+    return text;
+  },
   scores: (dice) => request("POST", "/api/web/scorecard/scores", { dice }),
   hint: (card, dice, rollsUsed) => request("POST", "/api/web/scorecard/hint", { card, dice, rolls_used: rollsUsed }),
   hands: (game, hands, values = []) => request("POST", "/api/web/hands", { game, hands, values }),
