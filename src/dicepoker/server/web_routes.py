@@ -97,10 +97,14 @@ def scorecard_hint(body: HintRequest) -> dict[str, JSON]:
     if not ranked:
         raise HTTPException(422, "the card is full: there is nothing to decide")
     best = ranked[0][1]
-    options: list[JSON] = [
-        {"action": str(a), "label": _describe(a, body.dice), "expected": round(v, 3), "cost": round(best - v, 3)}
-        for a, v in ranked
-    ]
+    options: list[JSON] = []
+    seen: set[str] = set()
+    for action, value in ranked:
+        label = _describe(action, body.dice)
+        if label in seen:
+            continue  # keeping the same dice at other positions is the same choice: list it once, at its best
+        seen.add(label)
+        options.append({"action": str(action), "label": label, "expected": round(value, 3), "cost": round(best - value, 3)})
     return {"best": options[0], "options": options}
 
 

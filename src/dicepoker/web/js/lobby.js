@@ -13,7 +13,7 @@ const SAMPLES = {
 
 export function seatName(seat) {
   if (!seat) return "";
-  if (seat.kind === "bot") return seat.name || `${capitalise(seat.bot || "bot")} bot`;
+  if (seat.kind === "bot") return seat.name || `${capitalise(seat.bot || "bot")} bot ${seat.seat + 1}`;
   if (seat.kind === "open") return "open seat";
   return seat.name || `Player ${seat.seat + 1}`;
 }
@@ -61,12 +61,12 @@ function GameCard({ game, name, onNew, setError }) {
     <div class="game-card-dice" aria-hidden="true"><${DiceRow} kind=${sample.kind} dice=${sample.dice} small /></div>
     <h3 id=${`title-${game.name}`}>${game.title}</h3>
     <p class="meta">${players.min === players.max ? players.min : `${players.min}–${players.max}`} players ·
-      ${game.clock_default ? `${game.clock_default} s turn clock` : "no clock"}</p>
+      ${game.clock_default ? `${game.clock_default} s clock` : "no clock"} ·
+      <a href=${`#/rules/${game.name}`} aria-label=${`Rules of ${game.title}`}>rules</a></p>
     <p class="summary">${game.summary}</p>
     <div class="actions">
       <button class="primary" disabled=${busy} onClick=${playNow}>Play now</button>
       <button onClick=${() => onNew(game)}>New table</button>
-      <a class="button link" href=${`#/rules/${game.name}`}>Rules</a>
     </div>
   </article>`;
 }

@@ -10,8 +10,8 @@ const PLURAL = { 1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "
 // A square's label as {kind, big, name}: short text for the square and full words for screen readers.
 export function squareLabel(label) {
   if (label === "**") return { kind: "free", big: "★", name: "free centre square" };
-  if (label === "S") return { kind: "straight", big: "1–5", name: "Straight" };
-  if (label === "FH") return { kind: "full", big: "FH", name: "Full house" };
+  if (label === "S") return { kind: "straight", big: "Straight", name: "Straight" };
+  if (label === "FH") return { kind: "full", big: "House", name: "Full house" };
   const lucky = /^L(\d+)$/.exec(label);
   if (lucky) return { kind: "lucky", big: lucky[1], name: `Lucky ${lucky[1]}` };
   const m = /^([PTKD])(\d)(\d)?$/.exec(label);
@@ -25,8 +25,8 @@ export function squareLabel(label) {
   return { kind: "other", big: label, name: label };
 }
 
-const KIND_WORD = { straight: "straight", full: "full house", lucky: "lucky", pair: "pair", three: "three",
-  four: "four", "two-pairs": "two pairs", free: "", other: "" };
+const KIND_WORD = { straight: "", full: "full", lucky: "lucky", pair: "pair", three: "three",
+  four: "four", "two-pairs": "2 pairs", free: "", other: "" };
 
 function Square({ index, label, team, isProtected, claim, remove, act, size, highlight }) {
   const info = squareLabel(label);

@@ -60,9 +60,8 @@ export function Holdem({ view, legal, act, names, seat }) {
           active=${view.to_act.includes(s)} dice=${dice} />`;
       })}
     </div>
-    ${me != null && own.length ? html`<p class="own-hand" data-testid="own-hand">Your dice:
-      ${own.map((d) => html`<${Die} kind="suited" value=${d} size=${28} />`)}
-      ${best ? html`<span> best hand: <strong>${best[0]}</strong></span>` : null}</p>` : null}
+    ${me != null && own.length && best ? html`<p class="own-hand" data-testid="own-hand">Your best hand:${" "}
+      <strong>${best[0]}</strong></p>` : null}
     ${mine ? html`<${BetControls} legal=${legal} act=${act} toCall=${toCall} pot=${pot} maxBet=${maxBet} stack=${stack}
       myBet=${myBet} />` : html`<p class="turn-line" aria-live="polite">${view.phase === "over" ? "Game over."
       : view.rolling ? "Dice are rolling…" : view.to_act.length ? `${view.to_act.map((s) => names[s]).join(", ")} to act.` : ""}</p>`}

@@ -17,7 +17,7 @@ function nameOf(frame, seat) {
   const s = (frame.seats || [])[seat];
   if (seat === frame.seat) return "You";
   if (s && s.name) return s.name;
-  if (s && s.kind === "bot") return `${s.bot || "bot"} bot`;
+  if (s && s.kind === "bot") return `${s.bot || "bot"} bot ${seat + 1}`;
   return `Seat ${seat + 1}`;
 }
 
@@ -34,9 +34,10 @@ const WORDS = {
 
 // One line of the history panel: {text, chance}.
 export function describeEvent(game, last, frame) {
-  const action = String(last.action || "");
-  if (last.seat == null) return { text: `🎲 ${action}`, chance: true };
+  if (last.seat == null) return { text: `Dice: ${last.action}`, chance: true };
   const who = nameOf(frame, last.seat);
+  if (last.action == null) return { text: `${who} decided (secret until everyone has)`, chance: false };
+  const action = String(last.action);
   const [head, ...rest] = action.split(" ");
   let text;
   if (WORDS[head] && !rest.length) text = `${who} ${WORDS[head]}`;

@@ -75,9 +75,8 @@ export function PeekPoker({ view, legal, act, names }) {
           active=${view.to_act.includes(s)} dice=${dice} />`;
       })}
     </div>
-    ${own.length ? html`<p class="own-hand" data-testid="own-hand">Your dice:
-      ${own.map((f) => html`<${Die} kind="poker" value=${f} size=${28} />`)}
-      ${best ? html`<span> hand: <strong>${best[0]}</strong></span>` : null}</p>` : null}
+    ${own.length && best ? html`<p class="own-hand" data-testid="own-hand">Your hand:${" "}
+      <strong>${best[0]}</strong></p>` : null}
     ${mine && aces ? html`<${AceChoice} legal=${legal} act=${act} />` : null}
     ${mine && !aces ? html`<${BetControls} legal=${legal} act=${act} toCall=${toCall} pot=${view.pot} maxBet=${maxBet}
       stack=${stack} myBet=${myBet} />` : null}

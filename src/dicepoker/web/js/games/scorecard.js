@@ -44,7 +44,7 @@ function Hint({ view, act, legal }) {
       ${busy ? "Thinking…" : "Hint"}</button>
     ${error ? html`<p class="alert" role="alert">${error}</p>` : null}
     ${hint ? html`<div class="hint-panel" role="region" aria-label="hint" data-testid="hint-panel">
-      <p>Best: <strong>${hint.best.label}</strong> <span class="muted">(expected final total
+      <p>Best: <strong>${hint.best.label}</strong>${" "}<span class="muted">(expected final total${" "}
         ${hint.best.expected.toFixed(1)})</span></p>
       <table class="hint-table"><thead><tr><th scope="col">Choice</th><th scope="col">Costs</th><th scope="col"><span class="sr-only">Play it</span></th></tr></thead>
         <tbody>${hint.options.slice(0, 8).map((o) => html`<tr>
@@ -90,19 +90,19 @@ export function Scorecard({ view, legal, act, names, seat, tableId, finished, re
   const canScore = legal.some((a) => a.startsWith("score"));
   const potential = usePotential(view.dice, view.dice.length === 5 && !view.over && !view.rolling);
   const players = view.cards.length;
-  const hint = mine && canScore ? html`<${Hint} view=${view} act=${act} legal=${legal} />` : null;
-  return html`<div class="scorecard">
-    <${DiceTray} view=${view} legal=${legal} act=${act} mine=${mine} hint=${hint} />
+  return html`<div class="scorecard"><div class="sc-left">
+    <${DiceTray} view=${view} legal=${legal} act=${act} mine=${mine} />
     <p class="turn-line" aria-live="polite">${view.over ? "Game over."
       : mine ? (view.rolls_used ? "Hold dice and re-roll, or choose a box to score." : "Your turn: roll the dice.")
       : `${names[view.to_play]} is playing.`}</p>
+    ${mine && canScore ? html`<${Hint} view=${view} act=${act} legal=${legal} />` : null}
+    </div><div class="sc-right">
     <div class="card-wrap"><table class="card" data-testid="scorecard">
       <caption class="sr-only">Score cards</caption>
       <thead><tr><th scope="col">Box</th>${view.cards.map((_, s) => html`<th scope="col"
         class=${s === view.to_play && !view.over ? "active" : ""}>${names[s]}</th>`)}</tr></thead>
       <tbody>
-        ${LABELS.map((label, c) => html`${c === 6 ? html`<tr class="subtotal"><th scope="row">Upper bonus
-            <span class="muted small">(35 at 63)</span></th>
+        ${LABELS.map((label, c) => html`${c === 6 ? html`<tr class="subtotal"><th scope="row" title="35 points when Ones to Sixes total 63 or more">Upper bonus</th>
           ${view.cards.map((_, s) => {
             const upper = view.upper_totals[s];
             const pct = Math.min(100, (upper / BONUS_AT) * 100);
@@ -128,5 +128,5 @@ export function Scorecard({ view, legal, act, names, seat, tableId, finished, re
       </tbody>
     </table></div>
     ${players && (finished || view.over) && tableId && !replay ? html`<${Review} tableId=${tableId} names=${names} />` : null}
-  </div>`;
+  </div></div>`;
 }

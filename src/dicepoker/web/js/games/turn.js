@@ -62,14 +62,14 @@ export function DiceTray({ view, legal, act, mine, hint }) {
         const position = i + 1;
         const isHeld = held.includes(position);
         const die = html`<${Die} key=${`${landed.key}-${i}`} value=${face} held=${isHeld}
-          rolling=${landed.positions.includes(i)} size=${64} />`;
+          rolling=${landed.positions.includes(i)} size=${58} />`;
         if (mine && canReroll) {
           return html`<button class=${`die-button${isHeld ? " held" : ""}`} aria-pressed=${isHeld ? "true" : "false"}
             aria-label=${`die ${position}: ${face}${isHeld ? ", held" : ""}`} data-testid=${`die-${position}`}
             onClick=${() => toggle(position)}>${die}<span class="hold-tag" aria-hidden="true">${isHeld ? "HELD" : position}</span></button>`;
         }
         return html`<span class="die-slot" data-testid=${`die-${position}`}>${die}</span>`;
-      }) : [0, 1, 2, 3, 4].map((i) => html`<span class="die-slot empty" aria-hidden="true"><${Die} kind="hidden" size=${64} /></span>`)}
+      }) : [0, 1, 2, 3, 4].map((i) => html`<span class="die-slot empty" aria-hidden="true"><${Die} kind="hidden" size=${58} /></span>`)}
     </div>
     <div class="tray-controls">
       <span class="rolls-left" aria-label=${`${rollsLeft} rolls left`}>
