@@ -106,7 +106,13 @@ export function BetControls({ legal, act, toCall, pot, maxBet, stack, myBet }) {
   </div>`;
 }
 
+// The whole pot, and the side pots once an all-in splits it (a tier only one seat can win is an uncalled
+// bet, not a side pot).
 export function PotDisplay({ pots }) {
-  return html`<div class="pots" data-testid="pots">${pots.map((p, i) => html`<span class="pot">
-    <span class="muted small">${i === 0 ? "Pot" : `Side pot ${i}`}</span> <strong>${p.amount}</strong></span>`)}</div>`;
+  const total = pots.reduce((sum, p) => sum + p.amount, 0);
+  const contested = pots.filter((p) => !p.eligible || p.eligible.length > 1);
+  return html`<div class="pots" data-testid="pots"><span class="pot"><span class="muted small">Pot</span>${" "}
+    <strong data-testid="pot-total">${total}</strong></span>
+    ${contested.length > 1 ? contested.map((p, i) => html`<span class="pot side"><span class="muted small">
+      ${i === 0 ? "Main" : `Side ${i}`}</span>${" "}<strong>${p.amount}</strong></span>`) : null}</div>`;
 }
