@@ -173,7 +173,10 @@ export function TablePage({ id, watch }) {
     connection.current.act(action);
   } : null;
   const spectator = frame.seat == null;
-  return html`<div class=${`table-page game-${game}`}>
+  const myTurn = frame.seat != null && (frame.to_act || []).includes(frame.seat) && (frame.legal_actions || []).length > 0;
+  return html`<div class=${`table-page game-${game}`} data-testid="table" data-status=${frame.status}
+      data-version=${frame.version} data-seat=${frame.seat == null ? "" : frame.seat} data-my-turn=${myTurn ? "yes" : "no"}
+      data-connection=${status}>
     <${ConnectionBanner} status=${status} />
     <div class="table-head">
       <div>
