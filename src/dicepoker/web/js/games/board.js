@@ -39,12 +39,13 @@ function Square({ index, label, team, isProtected, claim, remove, act, size, hig
   const content = html`<span class="sq-kind" aria-hidden="true">${KIND_WORD[info.kind]}</span>
     <span class="sq-big" aria-hidden="true">${info.big}</span>${chip}`;
   const name = `row ${row}, column ${col}: ${info.name}${owner}`;
+  // The words for screen readers are hidden text, the drawn label is aria-hidden: the name is the full sentence.
   if ((claim || remove) && act) {
     const action = claim || remove;
-    return html`<button class=${classes} onClick=${() => act(action)} data-testid=${`sq-${row}-${col}`}
-      aria-label=${`${claim ? "Claim" : "Remove the chip at"} ${name}`}>${content}</button>`;
+    return html`<button class=${classes} onClick=${() => act(action)} data-testid=${`sq-${row}-${col}`}>
+      <span class="sr-only">${claim ? "Claim" : "Remove the chip at"} ${name}</span>${content}</button>`;
   }
-  return html`<div class=${classes} role="gridcell" aria-label=${name} data-testid=${`sq-${row}-${col}`}>${content}</div>`;
+  return html`<div class=${classes} data-testid=${`sq-${row}-${col}`}><span class="sr-only">${name}</span>${content}</div>`;
 }
 
 function Teams({ view, names }) {
@@ -88,7 +89,7 @@ export function Board({ view, legal, act, names, seat }) {
   else prompt = "Your turn: roll the dice.";
   return html`<div class="board-game">
     <div class="board-left">
-      <div class="board" role="grid" aria-label=${`board ${view.board.name}`}
+      <div class="board" role="group" aria-label=${`board ${view.board.name}`}
         style=${`grid-template-columns: repeat(${size}, 1fr)`} data-testid="board">
         ${labels.map((label, i) => html`<${Square} index=${i} label=${label} team=${view.cells[i]} size=${size}
           isProtected=${protectedSet.has(i)} act=${mine ? act : null}
