@@ -15,8 +15,7 @@ export function GameView(props) {
 
 function nameOf(frame, seat) {
   const s = (frame.seats || [])[seat];
-  if (seat === frame.seat) return "You";
-  if (s && s.name) return s.name;
+  if (s && s.name) return seat === frame.seat ? `${s.name} (you)` : s.name;
   if (s && s.kind === "bot") return `${s.bot || "bot"} bot ${seat + 1}`;
   return `Seat ${seat + 1}`;
 }
