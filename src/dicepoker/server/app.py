@@ -7,13 +7,15 @@ route parses and bounds its input (pydantic), hands it to the service and maps t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Path as PathParam, Query, Request, WebSocket
+from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -23,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from dicepoker.core.types import JSON
 from dicepoker.server import web_routes
 from dicepoker.server.errors import ServiceError
+from dicepoker.server.logs import log_event
 from dicepoker.server.metrics import ServerMetrics
 from dicepoker.server.models import CreateTable, Join, PlayNow
 from dicepoker.server.pubsub import InProcessPubSub
@@ -100,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.loop = asyncio.get_running_loop()  # tests reach the service through it
         await storage.open()
         try:
             await service.start(scheduler=settings.scheduler)
@@ -108,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.stop()
             await storage.close()
             await pubsub.close()
+            log_event(logger, "stopped", tables=service.count_by_status())
 
     app = FastAPI(title="dicepoker", summary="Dice poker tables: the public protocol", lifespan=lifespan)
     app.state.service = service

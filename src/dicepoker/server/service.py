@@ -39,6 +39,8 @@ DEFAULT = object()
 """``create_table(clock=DEFAULT)``: the game's CM-6 clock (``None`` means no clock)."""
 MAX_CLOCK = 86_400.0
 MAX_TICK_ROUNDS = 100_000
+KEEP_FINISHED = 1000
+"""Finished tables kept in memory; older ones are read back from the archive when asked for."""
 logger = logging.getLogger("dicepoker.server.tables")
 
 
@@ -210,7 +212,7 @@ class TableService:
         game: str,
         config: Mapping[str, Any] | None = None,
         seats: Sequence[str] | None = None,
-        clock: float | None | object = DEFAULT,
+        clock: float | object | None = DEFAULT,
         *,
         autofill: bool = False,
     ) -> dict[str, JSON]:
@@ -420,9 +422,7 @@ class TableService:
             await self.storage.save(record, events)
         except BaseException:
             # Nothing happened: the record, and the dice stream, are as they were before.
-            record.version, record.rng_counter, record.status, record.result, record.deadline, record.remaining = (
-                saved
-            )
+            record.version, record.rng_counter, record.status, record.result, record.deadline, record.remaining = saved
             table.rng = FairRandom(bytes.fromhex(record.server_seed), record.client_seeds or [], counter)
             raise
         table.state, table.last = state, last
@@ -433,6 +433,7 @@ class TableService:
             log_event(logger, kind, table=record.id, game=record.game, seat=seat, action=str(action), version=seq)
         if record.status == FINISHED:
             log_event(logger, "finished", table=record.id, game=record.game, result=record.result)
+            self._evict()
         self._after_change(table)
         await self._publish(table)
 
@@ -470,6 +471,16 @@ class TableService:
             if self._heap[0][2] == table.id:
                 self._wake.set()
         table.scheduled = due
+
+    def _evict(self) -> None:
+        """Forget the oldest finished tables nobody watches, beyond :data:`KEEP_FINISHED` (they stay stored)."""
+        finished = [t for t in self._tables.values() if t.status == FINISHED]
+        if len(finished) <= KEEP_FINISHED:
+            return
+        finished.sort(key=lambda t: t.record.created)
+        for table in finished[: len(finished) - KEEP_FINISHED]:
+            if not any(table.connections.values()):
+                del self._tables[table.id]
 
     async def _publish(self, table: Table) -> None:
         await self.pubsub.publish(table.id, {"table": table.id, "revision": table.revision, "version": table.version})

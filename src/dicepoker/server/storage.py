@@ -127,9 +127,7 @@ class MemoryStorage:
 
     async def unfinished(self) -> list[tuple[TableRecord, list[EventRecord]]]:
         return [
-            (copy.deepcopy(t), list(self.events.get(t.id, ())))
-            for t in self.tables.values()
-            if t.status != "finished"
+            (copy.deepcopy(t), list(self.events.get(t.id, ()))) for t in self.tables.values() if t.status != "finished"
         ]
 
     async def list_tables(

@@ -79,7 +79,6 @@ class Connection:
             message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
-            self._rate()
             text = message.get("text")
             if text is None:
                 await self._bad("send JSON text frames")
@@ -92,24 +91,27 @@ class Connection:
             except ValidationError as exc:
                 await self._bad(_reason(exc))
                 continue
-            if isinstance(parsed, ActionMessage):
-                await self._action(parsed)
-            else:
+            if isinstance(parsed, ActionMessage) and await self._action(parsed):
+                continue  # accepted actions are paced by the game itself: they never count as a flood
+            self._rate()
+            if not isinstance(parsed, ActionMessage):
                 await self.send_json({"type": "pong"})
 
-    async def _action(self, message: ActionMessage) -> None:
+    async def _action(self, message: ActionMessage) -> bool:
+        """Hand an action to the service and answer it; whether it was accepted."""
         if self.seat is None:
             await self.send_json({"type": "error", "id": message.id, "reason": "spectators cannot act"})
-            return
+            return False
         try:
             version = await self.service.act(
                 self.table_id, self.seat, message.action, version=message.version, client_id=message.id
             )
         except Rejected as exc:
             await self.send_json({"type": "error", "id": message.id, "reason": str(exc)})
-            return
+            return False
         await self.send_state()
         await self.send_json({"type": "ack", "id": message.id, "version": version})
+        return True
 
     def _rate(self) -> None:
         now = time.monotonic()
@@ -120,6 +122,7 @@ class Connection:
             raise _Closed(f"more than {self.settings.max_frames_per_second} frames per second")
 
     async def _bad(self, reason: str) -> None:
+        self._rate()
         self.bad += 1
         if self.bad > self.settings.max_bad_frames:
             raise _Closed(f"more than {self.settings.max_bad_frames} malformed frames")
@@ -168,12 +171,12 @@ async def serve_socket(
         tasks = [asyncio.create_task(connection.reader()), asyncio.create_task(connection.writer(subscription))]
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:
-            exc = task.exception()
-            if isinstance(exc, _Closed):
+            ended = task.exception()
+            if isinstance(ended, _Closed):
                 with contextlib.suppress(Exception):
-                    await websocket.close(POLICY, str(exc))
-            elif exc is not None and not isinstance(exc, (WebSocketDisconnect, RuntimeError, OSError)):
-                logger.warning("connection to table %s ended: %r", table_id, exc)
+                    await websocket.close(POLICY, str(ended))
+            elif ended is not None and not isinstance(ended, (WebSocketDisconnect, RuntimeError, OSError)):
+                logger.warning("connection to table %s ended: %r", table_id, ended)
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
