@@ -93,7 +93,9 @@ class Server:
                 self.kill()
 
     # -- the public protocol, for setting up tables ------------------------------------------------------
-    def create(self, game: str, seats: list[str], *, config: dict[str, Any] | None = None, clock: float | None = 60) -> str:
+    def create(
+        self, game: str, seats: list[str], *, config: dict[str, Any] | None = None, clock: float | None = 60
+    ) -> str:
         spec = {"game": game, "config": config or {}, "seats": seats, "clock": clock}
         response = httpx.post(f"{self.url}/api/tables", json=spec, timeout=10)
         assert response.status_code == 201, response.text
@@ -135,7 +137,9 @@ class Watched:
         self.base = base
         self.problems: list[str] = []
         self.frames: list[dict[str, Any]] = []
-        self.page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        self.page.on(
+            "console", lambda m: self.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None
+        )
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         self.page.on("request", self._request)
         self.page.on("websocket", self._websocket)

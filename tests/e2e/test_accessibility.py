@@ -28,7 +28,9 @@ def _axe(page: Watched) -> list[dict[str, Any]]:
 
 
 def _report(violations: list[dict[str, Any]]) -> str:
-    return "\n".join(f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}" for v in violations)
+    return "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}" for v in violations
+    )
 
 
 def _shoot(page: Watched, name: str) -> None:

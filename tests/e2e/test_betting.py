@@ -62,7 +62,7 @@ def _play(server: Server, page: Watched, table: str) -> dict[str, bool]:
         before = int(page.attr("data-version"))
         if _decide(page, seen):
             decisions += 1
-            wait_until(lambda: int(page.attr("data-version")) > before or page.attr("data-my-turn") != "yes", 15)
+            wait_until(lambda b=before: int(page.attr("data-version")) > b or page.attr("data-my-turn") != "yes", 15)
         assert decisions < 400
     return seen
 

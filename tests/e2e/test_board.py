@@ -34,7 +34,7 @@ def test_a_whole_zepherin_game_against_a_bot(server: Server, open_page) -> None:
         kind = _step(page)
         if kind:
             moves[kind] = moves.get(kind, 0) + 1
-            wait_until(lambda: int(page.attr("data-version")) > before, 15, f"the {kind} to be applied")
+            wait_until(lambda b=before: int(page.attr("data-version")) > b, 15, f"the {kind} to be applied")
         assert sum(moves.values()) < 1500
     assert moves.get("claim", 0) > 0 and moves.get("roll", 0) > 0
     result = server.summary(table)["result"]

@@ -17,11 +17,16 @@ def test_a_reload_rejoins_the_same_seat(server: Server, open_page) -> None:
     page.sit(table, 0, server.join(table, 0, "Ann"))
     wait_until(lambda: page.attr("data-my-turn") == "yes", 10, "Ann's turn")
     _roll(page)
-    dice = page.page.eval_on_selector_all("[data-testid^=die-] svg", "els => els.map(e => e.getAttribute('aria-label'))")
+    dice = page.page.eval_on_selector_all(
+        "[data-testid^=die-] svg", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
     page.page.reload()
     page.page.wait_for_selector("[data-testid=table]")
     wait_until(lambda: page.attr("data-seat") == "0" and page.attr("data-my-turn") == "yes", 10, "the seat back")
-    assert page.page.eval_on_selector_all("[data-testid^=die-] svg", "els => els.map(e => e.getAttribute('aria-label'))") == dice
+    assert (
+        page.page.eval_on_selector_all("[data-testid^=die-] svg", "els => els.map(e => e.getAttribute('aria-label'))")
+        == dice
+    )
     before = int(page.attr("data-version"))
     page.page.click("[data-testid^=score-]")
     wait_until(lambda: int(page.attr("data-version")) > before, 10, "the score after the reload")
@@ -58,4 +63,3 @@ def test_a_killed_server_is_reconnected_to_and_the_game_goes_on(tmp_path, open_p
             page.check()
     finally:
         server.stop()
-

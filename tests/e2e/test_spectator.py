@@ -18,6 +18,7 @@ def slow_bots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield running
     running.stop()
 
+
 SHOWN_PHASES = {"aces", "reroll", "over"}
 """PeekPoker phases after the showdown has revealed the hidden dice (PK-8)."""
 

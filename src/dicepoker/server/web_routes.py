@@ -27,7 +27,7 @@ from dicepoker.games import registry
 from dicepoker.games.dice_turn import Reroll, Rolled
 from dicepoker.games.history.format import is_history, read_history
 from dicepoker.games.holdem.view import dice_from_json
-from dicepoker.games.scorecard import ScorecardGame, Score
+from dicepoker.games.scorecard import Score, ScorecardGame
 from dicepoker.games.scorecard.rules import default_category
 
 router = APIRouter(prefix="/api/web", tags=["web"])
@@ -104,7 +104,9 @@ def scorecard_hint(body: HintRequest) -> dict[str, JSON]:
         if label in seen:
             continue  # keeping the same dice at other positions is the same choice: list it once, at its best
         seen.add(label)
-        options.append({"action": str(action), "label": label, "expected": round(value, 3), "cost": round(best - value, 3)})
+        options.append(
+            {"action": str(action), "label": label, "expected": round(value, 3), "cost": round(best - value, 3)}
+        )
     return {"best": options[0], "options": options}
 
 
@@ -266,8 +268,8 @@ async def review(request: Request) -> dict[str, JSON]:
         decisions = _review(log)
     except DicePokerError as exc:
         raise HTTPException(422, f"the log does not replay: {exc}") from None
-    players = int(log.config.get("players", 2))  # type: ignore[arg-type]
-    lost = [round(sum(float(d["loss"]) for d in decisions if d["seat"] == s), 3) for s in range(players)]  # type: ignore[arg-type]
+    players = int(log.config.get("players", 2))
+    lost = [round(sum(float(d["loss"]) for d in decisions if d["seat"] == s), 3) for s in range(players)]
     return {"decisions": list(decisions), "lost": list(lost)}
 
 
