@@ -291,4 +291,11 @@ async def verify(request: Request) -> dict[str, JSON]:
     except DicePokerError as exc:
         return {"ok": False, "summary": f"cannot verify: {exc}"}
     ok = bool(getattr(report, "ok", False))
-    return {"ok": ok, "summary": "every die matches" if ok else "MISMATCH", "report": _jsonable(report)}
+    checks = len(getattr(report, "checks", ()))
+    bad = len(getattr(report, "mismatches", ()))
+    if ok:
+        summary = f"the commitment and all {checks} chance events match the revealed seeds"
+    else:
+        error = getattr(report, "error", None)
+        summary = f"MISMATCH: {bad} of {checks} chance events differ" + (f"; {error}" if error else "")
+    return {"ok": ok, "summary": summary, "report": _jsonable(report)}
