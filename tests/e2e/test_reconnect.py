@@ -59,7 +59,7 @@ def test_a_killed_server_is_reconnected_to_and_the_game_goes_on(tmp_path, open_p
         _roll(bob)
         # A page loses its WebSocket when the server dies: the browser may log that; nothing else may go wrong.
         for page in pages:
-            page.problems = [p for p in page.problems if "WebSocket" not in p and "ERR_CONNECTION_REFUSED" not in p]
+            page.problems = [p for p in page.problems if "WebSocket" not in p and "net::ERR_CONNECTION" not in p]
             page.check()
     finally:
         server.stop()
