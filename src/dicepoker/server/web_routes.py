@@ -1,7 +1,301 @@
-"""Placeholder: helper `web` replaces this module with the browser client's extra endpoints."""
+"""The browser client's extra endpoints (``/api/web/...``): hints, hand names, replays, reviews, verification.
+
+The public protocol (``/api/tables`` and the WebSocket) is the server's; these routes only answer questions
+about positions and logs the browser already holds (a card and its dice, a downloaded log), so they are
+stateless and never touch a table. The page never computes rules or scores itself: it asks here.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import importlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, is_dataclass
+from functools import cache
+from typing import Annotated, Any, Literal
 
-router = APIRouter()
+from fastapi import APIRouter, HTTPException, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from dicepoker.analysis.scorecard_solver import Strategy, load_strategy
+from dicepoker.core.errors import CorruptLog, DicePokerError
+from dicepoker.core.log import EventLog
+from dicepoker.core.types import CHANCE, JSON, Action, Timeout
+from dicepoker.dice import poker, suited
+from dicepoker.dice.scoring import Category, scores
+from dicepoker.games import registry
+from dicepoker.games.dice_turn import Reroll, Rolled
+from dicepoker.games.history.format import is_history, read_history
+from dicepoker.games.holdem.view import dice_from_json
+from dicepoker.games.scorecard import Score, ScorecardGame
+from dicepoker.games.scorecard.rules import default_category
+
+router = APIRouter(prefix="/api/web", tags=["web"])
+
+MAX_LOG_BYTES = 4 * 1024 * 1024
+"""A log or hand history uploaded for a replay: a long Hold'em game is a few hundred kilobytes."""
+MAX_REPLAY_EVENTS = 20_000
+
+
+# -- request bodies -----------------------------------------------------------------------------------
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+Die = Annotated[int, Field(ge=1, le=6)]
+
+
+class ScoresRequest(_Strict):
+    dice: list[Die] = Field(min_length=5, max_length=5)
+
+
+class HintRequest(_Strict):
+    card: list[Annotated[int, Field(ge=0, le=1000)] | None] = Field(min_length=13, max_length=13)
+    dice: list[Die] = Field(min_length=5, max_length=5)
+    rolls_used: int = Field(ge=1, le=3)
+
+
+class HandsRequest(_Strict):
+    game: Literal["holdem", "peekpoker"]
+    hands: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=12)
+    """Dice as text: ``"3b 4r 6w 6y 1b"`` (Hold'em, 5 to 7 dice) or ``"Q K A 9 A A"`` (PeekPoker, 6 dice)."""
+    values: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=12)
+    """Hold'em hand values as a showdown record gives them."""
+
+
+# -- the scorecard: potential scores, hints, the end-of-game review ------------------------------------
+@cache
+def _strategy() -> Strategy:
+    # Loaded once per process on first use (a few hundredths of a second from the cache, a build otherwise).
+    return load_strategy().strategy
+
+
+def _describe(action: Action, dice: Sequence[int]) -> str:
+    if isinstance(action, Reroll):
+        kept = sorted(d for i, d in enumerate(dice) if i not in action.positions)
+        return f"keep {' '.join(map(str, kept))}" if kept else "re-roll all five"
+    if isinstance(action, Score):
+        return f"score {action.category.label} ({scores(tuple(dice))[action.category]})"
+    return str(action)
+
+
+@router.post("/scorecard/scores")
+def scorecard_scores(body: ScoresRequest) -> dict[str, JSON]:
+    """What each box of the card would score with these dice (SC-4 … SC-12)."""
+    row = scores(tuple(body.dice))
+    return {"scores": list(row), "labels": [c.label for c in Category], "slugs": [c.slug for c in Category]}
+
+
+@router.post("/scorecard/hint")
+def scorecard_hint(body: HintRequest) -> dict[str, JSON]:
+    """The optimal decision for this card and roll, and the expected points each other choice gives up."""
+    card = tuple(body.card)
+    try:
+        ranked = _strategy().action_values(card, tuple(body.dice), body.rolls_used)
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from None
+    if not ranked:
+        raise HTTPException(422, "the card is full: there is nothing to decide")
+    best = ranked[0][1]
+    options: list[JSON] = []
+    seen: set[str] = set()
+    for action, value in ranked:
+        label = _describe(action, body.dice)
+        if label in seen:
+            continue  # keeping the same dice at other positions is the same choice: list it once, at its best
+        seen.add(label)
+        options.append(
+            {"action": str(action), "label": label, "expected": round(value, 3), "cost": round(best - value, 3)}
+        )
+    return {"best": options[0], "options": options}
+
+
+def _review(log: EventLog) -> list[dict[str, JSON]]:
+    """Every decision after a roll, judged by the optimal strategy.
+
+    Mirrors ``tui.scorecard.review_decisions`` (the terminal ranks above the server, so it cannot be
+    imported here): a timeout counts as the box the engine filled for the player (SC-14).
+    """
+    strategy = _strategy()
+    game = ScorecardGame(**log.config)
+    state = game.initial_state()
+    decisions: list[dict[str, JSON]] = []
+    for event in log.events:
+        action = game.parse_action(event.action)
+        seat, card = state.seat, state.cards[state.seat]
+        judged: tuple[tuple[int, ...], int, Action, bool] | None = None
+        if event.seat is not None and state.turn.has_rolled and isinstance(action, Reroll | Score | Timeout):
+            dice = state.turn.dice
+            chosen: Action = Score(default_category(card, dice)) if isinstance(action, Timeout) else action
+            judged = (dice, state.turn.rolls, chosen, isinstance(action, Timeout))
+        elif isinstance(action, Rolled) and state.auto_complete and not state.turn.has_rolled:
+            judged = (action.dice, 1, Score(default_category(card, action.dice)), True)
+        if judged is not None:
+            dice, rolls_used, chosen, timed_out = judged
+            values = strategy.action_values(card, dice, rolls_used)
+            best_action, best_value = values[0]
+            loss = best_value - dict(values)[chosen]
+            decisions.append(
+                {
+                    "seat": seat,
+                    "round": sum(box is not None for box in card) + 1,
+                    "dice": list(dice),
+                    "rolls_used": rolls_used,
+                    "chosen": _describe(chosen, dice),
+                    "best": _describe(best_action, dice),
+                    "loss": round(loss, 3),
+                    "timed_out": timed_out,
+                }
+            )
+        state = state.apply(action, event.seat)
+    return decisions
+
+
+# -- hand names ---------------------------------------------------------------------------------------
+@router.post("/hands")
+def hand_names(body: HandsRequest) -> dict[str, JSON]:
+    """Names of hands in words (``full house 6 6 6 2 2``), for showdowns and a player's own best hand."""
+    names: list[JSON] = []
+    try:
+        if body.game == "holdem":
+            for value in body.values:
+                names.append(suited.describe(value))
+            for text in body.hands:
+                dice = dice_from_json(text.split())
+                if not 5 <= len(dice) <= 7:
+                    raise ValueError("a Hold'em hand is five to seven dice")
+                names.append(suited.describe(suited.best_value(dice)))
+        else:
+            if body.values:
+                raise ValueError("PeekPoker hands are named from their six dice, not values")
+            for text in body.hands:
+                names.append(poker.describe(poker.evaluate(poker.parse_dice(text, count=6))))
+    except (DicePokerError, ValueError, IndexError, KeyError) as exc:
+        raise HTTPException(422, f"not a hand: {exc}") from None
+    return {"names": names}
+
+
+# -- logs: replay, review, verify ---------------------------------------------------------------------
+async def _read_text(request: Request) -> str:
+    body = await request.body()
+    if len(body) > MAX_LOG_BYTES:
+        raise HTTPException(413, f"the file is larger than {MAX_LOG_BYTES // (1024 * 1024)} MiB")
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise HTTPException(422, "the file is not UTF-8 text") from None
+
+
+def _parse_log(text: str) -> EventLog:
+    try:
+        log = read_history(text) if is_history(text) else EventLog.from_jsonl(text)
+    except CorruptLog as exc:
+        raise HTTPException(422, f"not a dicepoker log or hand history: {exc}") from None
+    if len(log.events) > MAX_REPLAY_EVENTS:
+        raise HTTPException(413, f"the log has more than {MAX_REPLAY_EVENTS} events")
+    return log
+
+
+def _fairness_record(text: str) -> JSON:
+    """The log header's fairness object, if any (read from the header itself: older readers drop it)."""
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        header = json.loads(first)
+    except json.JSONDecodeError:
+        return None
+    fairness: JSON = header.get("fairness") if isinstance(header, dict) else None
+    return fairness
+
+
+def _jsonable(value: Any) -> JSON:
+    """A report object of unknown shape (fairness module) as JSON, best effort and never raising."""
+    if hasattr(value, "to_json"):
+        result: JSON = value.to_json()
+        return result
+    if is_dataclass(value) and not isinstance(value, type):
+        return json.loads(json.dumps(asdict(value), default=str))
+    if isinstance(value, Mapping):
+        return json.loads(json.dumps(dict(value), default=str))
+    return str(value)
+
+
+@router.post("/replay")
+async def replay(request: Request, seat: Annotated[int | None, Query(ge=0, le=11)] = None) -> dict[str, JSON]:
+    """Every position of a logged game as ``seat`` saw it (no seat: a spectator), for stepping through."""
+    text = await _read_text(request)
+    log = _parse_log(text)
+    try:
+        states = registry.replay(log)
+    except CorruptLog as exc:
+        raise HTTPException(422, f"the log does not replay: {exc}") from None
+    players = states[0].num_players
+    if seat is not None and seat >= players:
+        raise HTTPException(422, f"there is no seat {seat}: this game has seats 0 to {players - 1}")
+    frames: list[JSON] = []
+    for index, state in enumerate(states):
+        to_act = state.to_act
+        event = log.events[index - 1] if index else None
+        frames.append(
+            {
+                "view": state.view(seat).to_json(),
+                "to_act": "chance" if to_act is CHANCE else list(to_act),
+                "last": None if event is None else {"seat": event.seat, "action": event.action},
+            }
+        )
+    final = states[-1]
+    result: JSON = None
+    if final.is_terminal:
+        outcome = final.result()
+        result = {"winners": sorted(outcome.winners), "scores": list(outcome.scores), "reason": outcome.reason}
+    return {
+        "game": log.game,
+        "config": dict(log.config),
+        "players": players,
+        "seat": seat,
+        "fairness": _fairness_record(text),
+        "frames": frames,
+        "result": result,
+    }
+
+
+@router.post("/review")
+async def review(request: Request) -> dict[str, JSON]:
+    """The scorecard post-game review: each decision's expected points lost against optimal play."""
+    log = _parse_log(await _read_text(request))
+    if log.game != "scorecard":
+        raise HTTPException(422, f"reviews are for scorecard games, not {log.game!r}")
+    try:
+        decisions = _review(log)
+    except DicePokerError as exc:
+        raise HTTPException(422, f"the log does not replay: {exc}") from None
+    players = int(log.config.get("players", 2))
+    lost = [round(sum(float(d["loss"]) for d in decisions if d["seat"] == s), 3) for s in range(players)]
+    return {"decisions": list(decisions), "lost": list(lost)}
+
+
+@router.post("/verify")
+async def verify(request: Request) -> dict[str, JSON]:
+    """Recompute the commitment and every die of a log from its revealed seeds (the fairness record)."""
+    text = await _read_text(request)
+    log = _parse_log(text)
+    if _fairness_record(text) is None:
+        return {"ok": None, "summary": "this log has no fairness record (it was not played on a server)"}
+    try:
+        verify_log = getattr(importlib.import_module("dicepoker.server.fairness"), "verify_log", None)
+    except ImportError:
+        verify_log = None
+    if verify_log is None:
+        return {"ok": None, "summary": "this server cannot verify logs yet (no verify_log in its fairness module)"}
+    try:
+        report = verify_log(log)
+    except DicePokerError as exc:
+        return {"ok": False, "summary": f"cannot verify: {exc}"}
+    ok = bool(getattr(report, "ok", False))
+    checks = len(getattr(report, "checks", ()))
+    bad = len(getattr(report, "mismatches", ()))
+    if ok:
+        summary = f"the commitment and all {checks} chance events match the revealed seeds"
+    else:
+        error = getattr(report, "error", None)
+        summary = f"MISMATCH: {bad} of {checks} chance events differ" + (f"; {error}" if error else "")
+    return {"ok": ok, "summary": summary, "report": _jsonable(report)}

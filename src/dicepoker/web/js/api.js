@@ -1,0 +1,217 @@
+// Talking to the server: REST helpers, stored seats, and one table's WebSocket with automatic reconnection.
+// Everything goes to the page's own origin: nothing is ever sent to another host.
+
+const SEATS_KEY = "dicepoker.seats";
+const NAME_KEY = "dicepoker.name";
+
+export class ApiError extends Error {
+  constructor(status, reason) {
+    super(reason);
+    this.status = status;
+  }
+}
+
+async function request(method, path, body, raw = false) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    if (raw) {
+      init.body = body;
+      init.headers["Content-Type"] = "text/plain";
+    } else {
+      init.body = JSON.stringify(body);
+      init.headers["Content-Type"] = "application/json";
+    }
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(0, "the server cannot be reached");
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, reasonOf(data) || `${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+function reasonOf(data) {
+  if (!data) return "";
+  if (typeof data === "string") return data;
+  const detail = data.detail;
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) return detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
+  return JSON.stringify(data);
+}
+
+export const api = {
+  games: () => request("GET", "/api/games"),
+  tables: () => request("GET", "/api/tables"),
+  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
+  create: (spec) => request("POST", "/api/tables", spec),
+  join: (id, seat, name) => request("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
+  playNow: (game, name) => request("POST", "/api/play-now", { game, name }),
+  rematch: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`),
+  log: async (id) => {
+    let response;
+    try {
+      response = await fetch(`/api/tables/${encodeURIComponent(id)}/log`);
+    } catch {
+      throw new ApiError(0, "the server cannot be reached");
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      let reason = text;
+      try {
+        reason = reasonOf(JSON.parse(text));
+      } catch {}
+      throw new ApiError(response.status, reason || String(response.status));
+    }
+    return text;
+  },
+  scores: (dice) => request("POST", "/api/web/scorecard/scores", { dice }),
+  hint: (card, dice, rollsUsed) => request("POST", "/api/web/scorecard/hint", { card, dice, rolls_used: rollsUsed }),
+  hands: (game, hands, values = []) => request("POST", "/api/web/hands", { game, hands, values }),
+  replay: (text, seat) => request("POST", `/api/web/replay${seat == null ? "" : `?seat=${seat}`}`, text, true),
+  review: (text) => request("POST", "/api/web/review", text, true),
+  verify: (text) => request("POST", "/api/web/verify", text, true),
+};
+
+// -- the player's name and seat tokens, kept in this browser ---------------------------------------------
+export function storedName() {
+  return localStorage.getItem(NAME_KEY) || "";
+}
+
+export function storeName(name) {
+  localStorage.setItem(NAME_KEY, name);
+}
+
+function allSeats() {
+  try {
+    return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+export function seatAt(tableId) {
+  return allSeats()[tableId] || null;
+}
+
+export function storeSeat(tableId, seat, token, name) {
+  const seats = allSeats();
+  seats[tableId] = { seat, token, name, at: Date.now() };
+  // Keep the 50 most recent seats: enough for anyone, small enough for localStorage.
+  const kept = Object.entries(seats).sort((a, b) => b[1].at - a[1].at).slice(0, 50);
+  localStorage.setItem(SEATS_KEY, JSON.stringify(Object.fromEntries(kept)));
+}
+
+export function forgetSeat(tableId) {
+  const seats = allSeats();
+  delete seats[tableId];
+  localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+}
+
+// -- one table's live connection ------------------------------------------------------------------------
+// Calls onState(frame) for every state frame, onStatus(status) with "connecting" | "open" | "reconnecting" |
+// "closed", and onError(reason) for rejected actions. Reconnects with backoff until close() is called.
+export class TableConnection {
+  constructor(tableId, token, { onState, onStatus, onError, onFrame }) {
+    this.tableId = tableId;
+    this.token = token;
+    this.handlers = { onState, onStatus, onError, onFrame };
+    this.version = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.pending = new Map();
+    this.counter = 0;
+    this.connect();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${scheme}//${location.host}/api/tables/${encodeURIComponent(this.tableId)}/ws${query}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.handlers.onStatus(this.attempt ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.handlers.onStatus("open");
+      this.pinger = setInterval(() => this.send({ type: "ping" }), 20000);
+    };
+    ws.onmessage = (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (this.handlers.onFrame) this.handlers.onFrame(frame);
+      if (frame.type === "state") {
+        this.version = frame.version;
+        this.handlers.onState(frame);
+      } else if (frame.type === "error") {
+        this.pending.delete(frame.id);
+        this.handlers.onError(frame.reason || "the server rejected that");
+      } else if (frame.type === "ack") {
+        this.pending.delete(frame.id);
+      }
+    };
+    ws.onclose = (event) => {
+      clearInterval(this.pinger);
+      if (this.closed) return;
+      if (event.code === 4401 || event.code === 4404) {
+        // The seat's token is not valid here (or the table is gone): say so, then watch as a spectator.
+        this.handlers.onError(event.reason || "this seat's token was refused; watching instead");
+        if (event.code === 4401 && this.token) {
+          forgetSeat(this.tableId);
+          this.token = null;
+        } else if (event.code === 4404) {
+          this.closed = true;
+          this.handlers.onStatus("closed");
+          return;
+        }
+      }
+      this.attempt += 1;
+      this.handlers.onStatus("reconnecting");
+      const delay = Math.min(4000, 250 * 2 ** Math.min(this.attempt, 4));
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+    ws.onerror = () => {}; // onclose follows and reconnects; nothing to report twice
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  act(action) {
+    this.counter += 1;
+    const id = `${Date.now().toString(36)}-${this.counter}`;
+    const sent = this.send({ type: "action", action, version: this.version, id });
+    if (!sent) this.handlers.onError("not connected: the action was not sent");
+    else this.pending.set(id, action);
+    return sent;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close(1000);
+  }
+}

@@ -1,0 +1,155 @@
+// Replays: a finished table or an uploaded log / hand history, stepped move by move, with the fairness
+// record and a verification of every die.
+import { html, useEffect, useState } from "../vendor/htm-preact.js";
+import { api } from "./api.js";
+import { seatName } from "./lobby.js";
+import { GameView, describeEvent } from "./games/index.js";
+
+function Fairness({ record, text }) {
+  const [result, setResult] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const verify = async () => {
+    setBusy(true);
+    try {
+      setResult(await api.verify(text));
+    } catch (err) {
+      setResult({ ok: false, summary: err.message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<section class="panel fairness" aria-labelledby="fair-title" data-testid="fairness">
+    <h2 id="fair-title">Fairness record</h2>
+    ${record ? html`<dl>
+      <dt>Scheme</dt><dd>${record.scheme || "?"}</dd>
+      <dt>Commitment (published at the start)</dt><dd><code class="hash">${record.commitment}</code></dd>
+      <dt>Server seed (revealed at the end)</dt><dd><code class="hash">${record.server_seed || "not revealed yet"}</code></dd>
+      <dt>Client seeds</dt><dd>${(record.client_seeds || []).length ? record.client_seeds.map((s) => html`<code>${s || "—"}</code> `) : "none"}</dd>
+    </dl>` : html`<p class="muted">This log has no fairness record: it was not played on a server.</p>`}
+    <button onClick=${verify} disabled=${busy || !record} data-testid="verify">Verify every die</button>
+    ${result ? html`<p class=${result.ok ? "ok" : result.ok === false ? "bad" : "muted"} role="status" data-testid="verify-result">
+      ${result.ok ? "✔ " : result.ok === false ? "✘ " : ""}${result.summary}</p>
+      ${result.report ? html`<details><summary>Details</summary><pre tabindex="0">${JSON.stringify(result.report, null, 1).slice(0, 20000)}</pre></details>` : null}` : null}
+  </section>`;
+}
+
+function Upload({ onText }) {
+  const [error, setError] = useState("");
+  return html`<section class="panel" aria-labelledby="upload-title">
+    <h2 id="upload-title">Open a saved game</h2>
+    <p>Choose a dicepoker log (<code>.jsonl</code>, as downloaded from a finished table or saved by
+      <code>dicepoker play</code>) or a hand history.</p>
+    <label class="button" for="log-file">Choose a file…</label>
+    <input id="log-file" class="visually-hidden-file" type="file" accept=".jsonl,.json,.txt,.toml,text/plain"
+      onChange=${async (e) => {
+        const file = e.target.files[0];
+        if (!file) return;
+        if (file.size > 4 * 1024 * 1024) return setError("That file is larger than 4 MiB.");
+        onText(await file.text(), file.name);
+      }} />
+    ${error ? html`<p class="alert" role="alert">${error}</p>` : null}
+  </section>`;
+}
+
+export function ReplayPage({ id }) {
+  const [text, setText] = useState(null);
+  const [source, setSource] = useState(id ? `table ${id}` : "");
+  const [data, setData] = useState(null);
+  const [seat, setSeat] = useState(null);
+  const [step, setStep] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [error, setError] = useState("");
+  const [seats, setSeats] = useState(null);
+  useEffect(() => {
+    document.title = "dicepoker · replay";
+    if (!id) return;
+    api.log(id).then(setText).catch((e) => setError(`The log of table ${id}: ${e.message}`));
+    api.table(id).then((t) => setSeats(t.seats)).catch(() => {});
+  }, [id]);
+  useEffect(() => {
+    if (text === null) return;
+    setError("");
+    api.replay(text, seat).then((d) => {
+      setData(d);
+      setStep((s) => Math.min(s || 0, d.frames.length - 1));
+    }).catch((e) => setError(`Replay: ${e.message}`));
+  }, [text, seat]);
+  useEffect(() => {
+    if (!playing || !data) return undefined;
+    const timer = setInterval(() => setStep((s) => {
+      if (s >= data.frames.length - 1) {
+        setPlaying(false);
+        return s;
+      }
+      return s + 1;
+    }), 600);
+    return () => clearInterval(timer);
+  }, [playing, data]);
+  useEffect(() => {
+    if (!data) return undefined;
+    const onKey = (e) => {
+      if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+      if (e.key === "ArrowRight") setStep((s) => Math.min(data.frames.length - 1, s + 1));
+      else if (e.key === "ArrowLeft") setStep((s) => Math.max(0, s - 1));
+      else return;
+      e.preventDefault();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [data]);
+  if (!text) {
+    return html`<div class="replay"><h1>Replays</h1>
+      ${error ? html`<p class="alert" role="alert">${error}</p>` : null}
+      ${id ? (error ? null : html`<p class="muted">Loading the log…</p>`) : html`<${Upload} onText=${(t, name) => { setText(t); setSource(name); }} />`}
+    </div>`;
+  }
+  if (!data) {
+    return html`<div class="replay"><h1>Replay</h1>${error ? html`<p class="alert" role="alert">${error}</p>`
+      : html`<p class="muted">Replaying…</p>`}${!id ? html`<button onClick=${() => { setText(null); setError(""); }}>Choose another file</button>` : null}</div>`;
+  }
+  const frames = data.frames;
+  const frame = frames[step];
+  const names = Array.from({ length: data.players }, (_, s) => (seats && seats[s] ? seatName(seats[s]) : `Seat ${s + 1}`));
+  const fakeFrame = { seat, seats: seats || [] };
+  const moves = frames.map((f, i) => (f.last ? { i, ...describeEvent(data.game, f.last, fakeFrame) } : null)).filter(Boolean);
+  return html`<div class="replay">
+    <div class="table-head"><div><h1>Replay: ${data.game}</h1><p class="muted">${source} · ${frames.length - 1} events
+      ${data.result ? ` · ${data.result.reason}` : " · unfinished"}</p></div>
+      <div class="field"><label for="replay-seat">Seen by</label>
+        <select id="replay-seat" value=${seat == null ? "" : String(seat)}
+          onChange=${(e) => setSeat(e.target.value === "" ? null : Number(e.target.value))}>
+          <option value="">a spectator</option>
+          ${names.map((n, s) => html`<option value=${String(s)}>${n}</option>`)}
+        </select></div>
+    </div>
+    ${error ? html`<p class="alert" role="alert">${error}</p>` : null}
+    <div class="replay-controls" role="group" aria-label="replay controls">
+      <button onClick=${() => setStep(0)} aria-label="first position">⏮</button>
+      <button onClick=${() => setStep(Math.max(0, step - 1))} aria-label="previous move">◀</button>
+      <button onClick=${() => setPlaying(!playing)} aria-label=${playing ? "pause" : "play"}>${playing ? "⏸" : "▶"}</button>
+      <button onClick=${() => setStep(Math.min(frames.length - 1, step + 1))} aria-label="next move" data-testid="next">▶▶</button>
+      <button onClick=${() => setStep(frames.length - 1)} aria-label="last position" data-testid="last">⏭</button>
+      <label class="sr-only" for="replay-step">Move</label>
+      <input id="replay-step" type="range" min="0" max=${frames.length - 1} value=${step}
+        onInput=${(e) => setStep(Number(e.target.value))} aria-valuetext=${`move ${step} of ${frames.length - 1}`} />
+      <span class="muted" data-testid="step">${step} / ${frames.length - 1}</span>
+    </div>
+    <p class="turn-line" aria-live="polite">${frame.last ? describeEvent(data.game, frame.last, fakeFrame).text : "Start of the game"}</p>
+    <div class="table-layout">
+      <div class="table-main">
+        <${GameView} view=${frame.view} legal=${[]} act=${null} names=${names} seat=${seat}
+          toAct=${frame.to_act === "chance" ? [] : frame.to_act} clock=${null} tableId=${id} finished=${false} replay=${true} />
+      </div>
+      <aside class="table-side">
+        <section class="panel history" aria-labelledby="moves-title"><h2 id="moves-title">Moves</h2>
+          <ol tabindex="0" aria-label="moves">${moves.map((m) => html`<li class=${`${m.chance ? "chance" : ""}${m.i === step ? " current" : ""}`}>
+            <button class="link" onClick=${() => setStep(m.i)}>${m.text}</button></li>`)}</ol></section>
+        <${Fairness} record=${data.fairness} text=${text} />
+        ${data.result ? html`<section class="panel"><h2>Result</h2><p>${data.result.reason}</p>
+          <ol class="final-scores">${data.result.scores.map((sc, s) => html`<li class=${data.result.winners.includes(s) ? "winner" : ""}>
+          <span>${names[s]}</span> <strong>${sc}</strong></li>`)}</ol></section>` : null}
+        ${!id ? html`<button onClick=${() => { setText(null); setData(null); }}>Open another file</button>` : null}
+      </aside>
+    </div>
+  </div>`;
+}

@@ -1,0 +1,203 @@
+// A table page: the live connection, seats, clock, result, history; the game itself is drawn by games/*.js.
+import { html, useEffect, useRef, useState } from "../vendor/htm-preact.js";
+import { TableConnection, api, seatAt, storedName } from "./api.js";
+import { capitalise, joinSeat, seatName } from "./lobby.js";
+import { GameView, describeEvent } from "./games/index.js";
+
+const TITLES = {
+  scorecard: "Dice Poker scorecard",
+  zepherin: "Zepherin",
+  "classic-board": "Classic board",
+  holdem: "Dice Hold'em",
+  peekpoker: "PeekPoker",
+};
+
+// Seconds left on the clock, recomputed four times a second from the frame's "remaining" (not the deadline:
+// the browser's clock may differ from the server's).
+export function useCountdown(clock) {
+  const [now, setNow] = useState(performance.now());
+  const received = useRef({ clock: null, at: 0 });
+  if (received.current.clock !== clock) received.current = { clock, at: performance.now() };
+  useEffect(() => {
+    if (!clock) return undefined;
+    const timer = setInterval(() => setNow(performance.now()), 250);
+    return () => clearInterval(timer);
+  }, [clock]);
+  if (!clock || clock.remaining == null) return null;
+  return Math.max(0, clock.remaining - (now - received.current.at) / 1000);
+}
+
+export function Clock({ clock, names, mySeat }) {
+  const left = useCountdown(clock);
+  if (left === null) return null;
+  const total = clock.total || 30;
+  const warn = left <= Math.min(10, total / 3);
+  const who = clock.seat === mySeat ? "Your" : `${names[clock.seat] || `Seat ${clock.seat + 1}`}’s`;
+  const pct = Math.max(0, Math.min(100, (left / total) * 100));
+  return html`<div class=${`clock${warn ? " warn" : ""}`} role="timer" aria-live="off"
+      aria-label=${`${who} clock: ${Math.ceil(left)} seconds left`}>
+    <span class="clock-who">${who} turn</span>
+    <span class="clock-time" data-testid="clock">${Math.ceil(left)}s</span>
+    <span class="clock-bar" aria-hidden="true"><span style=${`width:${pct}%`}></span></span>
+  </div>`;
+}
+
+function ConnectionBanner({ status }) {
+  if (status === "open" || status === "connecting") return null;
+  const text = status === "closed" ? "This table is closed." : "Reconnecting…";
+  return html`<div class="banner reconnecting" role="status" data-testid="connection">${text}</div>`;
+}
+
+function ResultPanel({ frame, names, tableId, mySeat }) {
+  const result = frame.result;
+  const [rematchError, setRematchError] = useState("");
+  if (!result) return null;
+  const winners = result.winners || [];
+  const scores = result.scores || [];
+  const headline = winners.length === 0 ? "Nobody wins"
+    : winners.length > 1 ? `Tie: ${winners.map((s) => names[s]).join(" and ")}`
+    : winners[0] === mySeat ? "You win!" : `${names[winners[0]]} wins`;
+  const rematch = async () => {
+    try {
+      const next = await api.rematch(tableId);
+      if (mySeat != null) await joinSeat(next.id, mySeat, seatAt(tableId)?.name || storedName() || "Guest");
+      location.hash = `#/table/${next.id}`;
+    } catch (err) {
+      setRematchError(err.message);
+    }
+  };
+  return html`<section class="panel result" aria-labelledby="result-title" data-testid="result">
+    <h2 id="result-title">${headline}</h2>
+    ${result.reason ? html`<p class="muted">${capitalise(result.reason)}</p>` : null}
+    <ol class="final-scores">${scores.map((score, seat) => html`<li class=${winners.includes(seat) ? "winner" : ""}>
+      <span>${names[seat]}</span> <strong data-testid=${`final-${seat}`}>${score}</strong></li>`)}</ol>
+    <div class="actions">
+      <a class="button" href=${`#/replay/${tableId}`}>Replay this game</a>
+      <a class="button" href=${`/api/tables/${tableId}/log`} download=${`${tableId}.jsonl`}>Download the log</a>
+      ${frame.rematch ? html`<a class="button primary" href=${`#/table/${frame.rematch}`}>To the rematch</a>`
+        : html`<button class="primary" onClick=${rematch}>Rematch</button>`}
+      <a class="button" href="#/">Lobby</a>
+    </div>
+    ${rematchError ? html`<p class="alert" role="alert">${rematchError}</p>` : null}
+  </section>`;
+}
+
+function HistoryPanel({ lines }) {
+  const list = useRef(null);
+  useEffect(() => {
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [lines.length]);
+  return html`<section class="panel history" aria-labelledby="history-title">
+    <h2 id="history-title">History</h2>
+    <ol ref=${list} tabindex="0" aria-label="moves so far" data-testid="history">
+      ${lines.map((l) => html`<li class=${l.chance ? "chance" : ""}>${l.text}</li>`)}
+    </ol>
+  </section>`;
+}
+
+function SeatTaker({ frame, tableId, onJoined }) {
+  const open = (frame.seats || []).filter((s) => s.kind === "open");
+  const [error, setError] = useState("");
+  if (frame.seat != null || frame.status !== "waiting" || !open.length) return null;
+  const take = async (seat) => {
+    try {
+      const joined = await joinSeat(tableId, seat, storedName() || "Guest");
+      onJoined(joined.token);
+    } catch (err) {
+      setError(err.message);
+    }
+  };
+  return html`<section class="panel" aria-label="open seats">
+    <p>This table is waiting for players.</p>
+    <div class="actions">${open.map((s) => html`<button class="primary" onClick=${() => take(s.seat)}>
+      Take seat ${s.seat + 1}</button>`)}</div>
+    ${error ? html`<p class="alert" role="alert">${error}</p>` : null}
+  </section>`;
+}
+
+const HISTORY_LIMIT = 400;
+
+export function TablePage({ id, watch }) {
+  const [frame, setFrame] = useState(null);
+  const [status, setStatus] = useState("connecting");
+  const [toast, setToast] = useState("");
+  const [token, setToken] = useState(watch ? null : seatAt(id)?.token || null);
+  const [lines, setLines] = useState(() => {
+    try {
+      return JSON.parse(sessionStorage.getItem(`dicepoker.history.${id}`) || "[]");
+    } catch {
+      return [];
+    }
+  });
+  const connection = useRef(null);
+  const seen = useRef(0);
+  useEffect(() => {
+    const conn = new TableConnection(id, token, {
+      onState: (f) => {
+        setFrame(f);
+        if (f.last && f.version > seen.current) {
+          seen.current = f.version;
+          setLines((old) => {
+            const next = [...old, describeEvent(f.view.game, f.last, f)].slice(-HISTORY_LIMIT);
+            sessionStorage.setItem(`dicepoker.history.${id}`, JSON.stringify(next));
+            return next;
+          });
+        } else {
+          seen.current = Math.max(seen.current, f.version);
+        }
+      },
+      onStatus: setStatus,
+      onError: (reason) => setToast(reason),
+    });
+    connection.current = conn;
+    return () => conn.close();
+  }, [id, token]);
+  useEffect(() => {
+    if (!toast) return undefined;
+    const timer = setTimeout(() => setToast(""), 6000);
+    return () => clearTimeout(timer);
+  }, [toast]);
+  const game = frame?.view?.game;
+  useEffect(() => {
+    document.title = `dicepoker · ${TITLES[game] || "table"}`;
+  }, [game]);
+  if (!frame) {
+    return html`<div class="table-page"><${ConnectionBanner} status=${status} />
+      <p class="muted">Connecting to table ${id}…</p></div>`;
+  }
+  const seats = frame.seats || [];
+  const names = seats.length ? seats.map((s) => (s.seat === frame.seat ? `${seatName(s)} (you)` : seatName(s)))
+    : Array.from({ length: frame.view.players || 2 }, (_, i) => `Seat ${i + 1}`);
+  const act = frame.seat != null && frame.status !== "finished" ? (action) => {
+    setToast("");
+    connection.current.act(action);
+  } : null;
+  const spectator = frame.seat == null;
+  const myTurn = frame.seat != null && (frame.to_act || []).includes(frame.seat) && (frame.legal_actions || []).length > 0;
+  return html`<div class=${`table-page game-${game}`} data-testid="table" data-status=${frame.status}
+      data-version=${frame.version} data-seat=${frame.seat == null ? "" : frame.seat} data-my-turn=${myTurn ? "yes" : "no"}
+      data-connection=${status}>
+    <${ConnectionBanner} status=${status} />
+    <div class="table-head">
+      <div>
+        <h1>${TITLES[game] || game}</h1>
+        <p class="muted">Table ${id} · ${frame.status}${spectator ? " · watching" : ""}
+          ${frame.clock === null && frame.status === "playing" ? " · no clock" : ""}</p>
+      </div>
+      <${Clock} clock=${frame.clock} names=${names} mySeat=${frame.seat} />
+    </div>
+    ${toast ? html`<div class="alert" role="alert" data-testid="error">${toast}
+      <button class="ghost" onClick=${() => setToast("")} aria-label="Dismiss the message">✕</button></div>` : null}
+    <${SeatTaker} frame=${frame} tableId=${id} onJoined=${setToken} />
+    <${ResultPanel} frame=${frame} names=${names} tableId=${id} mySeat=${frame.seat} />
+    <div class="table-layout">
+      <div class="table-main">
+        <${GameView} view=${frame.view} legal=${frame.legal_actions || []} act=${act} names=${names}
+          seat=${frame.seat} toAct=${frame.to_act || []} clock=${frame.clock} tableId=${id}
+          finished=${frame.status === "finished"} />
+      </div>
+      <aside class="table-side"><${HistoryPanel} lines=${lines} /></aside>
+    </div>
+    <div class="sr-only" aria-live="polite">${frame.last ? describeEvent(game, frame.last, frame).text : ""}</div>
+  </div>`;
+}
