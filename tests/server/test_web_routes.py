@@ -80,3 +80,25 @@ def test_a_spectator_replay_of_holdem_hides_pockets(client: TestClient) -> None:
 def test_bad_logs_get_a_reason(client: TestClient, text: str) -> None:
     response = client.post("/api/web/replay", content=text)
     assert response.status_code == 422 and "not a dicepoker log" in response.json()["detail"]
+
+
+def test_verify_of_a_fair_log_and_of_one_changed_die(client: TestClient) -> None:
+    from dataclasses import replace
+
+    from dicepoker.core.match import Match
+    from dicepoker.games.registry import create
+    from dicepoker.server.fairness import FairRandom, commitment, fairness_header, new_server_seed
+
+    seed = new_server_seed()
+    match = Match(create("scorecard", players=1), rng=FairRandom(seed, ["ann"]))
+    for _ in range(6):  # roll, score the first box offered, and again: chance events are logged between
+        actions = [str(a) for a in match.state.legal_actions()]
+        match.act_text(next((a for a in actions if a.startswith("score")), actions[0]))
+    log = replace(match.log, fairness=fairness_header(seed, ["ann"], commitment(seed)))
+    verdict = client.post("/api/web/verify", content=log.to_jsonl()).json()
+    assert verdict["ok"] is True and "match the revealed seeds" in verdict["summary"]
+    lines = log.to_jsonl().splitlines()
+    index = next(i for i, line in enumerate(lines) if '"seat": null' in line)
+    lines[index] = lines[index].replace("1", "7", 1) if "1" in lines[index] else lines[index].replace("2", "1", 1)
+    tampered = client.post("/api/web/verify", content="\n".join(lines) + "\n").json()
+    assert tampered["ok"] is False and "MISMATCH" in tampered["summary"]

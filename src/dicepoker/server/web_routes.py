@@ -7,12 +7,10 @@ stateless and never touch a table. The page never computes rules or scores itsel
 
 from __future__ import annotations
 
-import importlib
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, is_dataclass
+from collections.abc import Sequence
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,6 +27,7 @@ from dicepoker.games.history.format import is_history, read_history
 from dicepoker.games.holdem.view import dice_from_json
 from dicepoker.games.scorecard import Score, ScorecardGame
 from dicepoker.games.scorecard.rules import default_category
+from dicepoker.server.fairness import verify_log
 
 router = APIRouter(prefix="/api/web", tags=["web"])
 
@@ -207,18 +206,6 @@ def _fairness_record(text: str) -> JSON:
     return fairness
 
 
-def _jsonable(value: Any) -> JSON:
-    """A report object of unknown shape (fairness module) as JSON, best effort and never raising."""
-    if hasattr(value, "to_json"):
-        result: JSON = value.to_json()
-        return result
-    if is_dataclass(value) and not isinstance(value, type):
-        return json.loads(json.dumps(asdict(value), default=str))
-    if isinstance(value, Mapping):
-        return json.loads(json.dumps(dict(value), default=str))
-    return str(value)
-
-
 @router.post("/replay")
 async def replay(request: Request, seat: Annotated[int | None, Query(ge=0, le=11)] = None) -> dict[str, JSON]:
     """Every position of a logged game as ``seat`` saw it (no seat: a spectator), for stepping through."""
@@ -281,21 +268,15 @@ async def verify(request: Request) -> dict[str, JSON]:
     if _fairness_record(text) is None:
         return {"ok": None, "summary": "this log has no fairness record (it was not played on a server)"}
     try:
-        verify_log = getattr(importlib.import_module("dicepoker.server.fairness"), "verify_log", None)
-    except ImportError:
-        verify_log = None
-    if verify_log is None:
-        return {"ok": None, "summary": "this server cannot verify logs yet (no verify_log in its fairness module)"}
-    try:
         report = verify_log(log)
     except DicePokerError as exc:
         return {"ok": False, "summary": f"cannot verify: {exc}"}
-    ok = bool(getattr(report, "ok", False))
-    checks = len(getattr(report, "checks", ()))
-    bad = len(getattr(report, "mismatches", ()))
+    ok = report.ok
+    checks = len(report.checks)
+    bad = len(report.mismatches)
     if ok:
         summary = f"the commitment and all {checks} chance events match the revealed seeds"
     else:
-        error = getattr(report, "error", None)
+        error = report.error
         summary = f"MISMATCH: {bad} of {checks} chance events differ" + (f"; {error}" if error else "")
-    return {"ok": ok, "summary": summary, "report": _jsonable(report)}
+    return {"ok": ok, "summary": summary, "report": report.to_json()}
