@@ -11,7 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from dicepoker.core.errors import CorruptLog, DicePokerError
+from dicepoker.core.fields import shown
 from dicepoker.core.game import Game
+from dicepoker.core.notation import quote
 from dicepoker.core.state import State
 from dicepoker.core.types import JSON, Action, Seat
 
@@ -57,7 +59,7 @@ class EventLog:
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise CorruptLog("line 1: not a dicepoker game log (missing the dicepoker-log header)")
         if header.get("version") != VERSION:
-            raise CorruptLog(f"line 1: unsupported log version {header.get('version')!r} (this reads {VERSION})")
+            raise CorruptLog(f"line 1: unsupported log version {shown(header.get('version'))} (this reads {VERSION})")
         game, config, seed = header.get("game"), header.get("config"), header.get("seed")
         if not isinstance(game, str) or not isinstance(config, dict):
             raise CorruptLog("line 1: header needs a game name and a config object")
@@ -95,6 +97,6 @@ def replay_states(game: Game[object, State], events: Iterable[Event]) -> list[St
         try:
             state = state.apply(game.parse_action(event.action), event.seat)
         except DicePokerError as exc:
-            raise CorruptLog(f"event {index} ({event.action!r} by seat {event.seat}): {exc}") from exc
+            raise CorruptLog(f"event {index} ({quote(event.action)} by seat {event.seat}): {exc}") from exc
         states.append(state)
     return states

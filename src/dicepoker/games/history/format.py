@@ -27,8 +27,10 @@ import tomllib
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
-from dicepoker.core.errors import ConfigError, CorruptLog
+from dicepoker.core.errors import ConfigError, CorruptLog, NotationError
+from dicepoker.core.fields import shown
 from dicepoker.core.log import Event, EventLog, replay_states
+from dicepoker.core.notation import parse_int, quote
 from dicepoker.core.state import State
 from dicepoker.core.types import JSON
 from dicepoker.games.registry import create, game_class, replay
@@ -141,9 +143,13 @@ def read_history(text: str) -> EventLog:
         if who == "d" and action:
             events.append(Event(None, action))
         elif seat and action:
-            events.append(Event(int(seat[1]), action))
+            try:
+                events.append(Event(parse_int(seat[1], f"action {number}: the seat"), action))
+            except NotationError as exc:
+                raise CorruptLog(str(exc)) from None
         else:
-            raise CorruptLog(f"action {number} ({line!r}): expected 'd <dice>' or 'p<seat> <action>'")
+            pictured = quote(line) if isinstance(line, str) else shown(line)
+            raise CorruptLog(f"action {number} ({pictured}): expected 'd <dice>' or 'p<seat> <action>'")
     log = EventLog(game, config, seed, tuple(events))
     replay(log)  # a bad config or an illegal action: CorruptLog naming it
     return log
