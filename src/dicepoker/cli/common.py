@@ -6,17 +6,29 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from dicepoker.core.errors import DicePokerError
+from dicepoker.core.errors import CorruptLog, DicePokerError
+from dicepoker.core.log import MAX_LOG_BYTES
 from dicepoker.core.types import JSON
 
 console = Console(highlight=False)
 error_console = Console(stderr=True, highlight=False)
 
 USAGE_ERROR = 2
+MAX_MESSAGE = 2000
+"""Characters of an error message printed: messages quote bad input, and Rich wraps a long word slowly."""
+
+
+def _report(message: str) -> None:
+    # Escaped: a message quoting '[/x]' from a file must not be read as Rich markup (MarkupError).
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE] + "…"
+    error_console.print(f"[bold red]error:[/] {escape(message)}")
 
 
 @contextmanager
@@ -25,11 +37,27 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except DicePokerError as exc:
-        error_console.print(f"[bold red]error:[/] {exc}")
+        _report(str(exc))
         raise typer.Exit(USAGE_ERROR) from None
     except OSError as exc:
-        error_console.print(f"[bold red]error:[/] {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+        _report(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
         raise typer.Exit(USAGE_ERROR) from None
+
+
+def read_saved_game(path: Path) -> str:
+    """The text of a saved log or hand history; :class:`CorruptLog` for a file too large or not text.
+
+    Files over :data:`~dicepoker.core.log.MAX_LOG_BYTES` are refused before they are read, so a wrong or
+    hostile file cannot take gigabytes of memory.
+    """
+    size = path.stat().st_size
+    if size > MAX_LOG_BYTES:
+        limit = MAX_LOG_BYTES // 2**20
+        raise CorruptLog(f"{path} is {size:,} bytes: saved games of more than {limit} MiB are refused")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CorruptLog(f"{path} is not a text file: not a dicepoker game log") from None
 
 
 def print_json(data: JSON) -> None:

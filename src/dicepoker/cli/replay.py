@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from dicepoker.cli.app import app
-from dicepoker.cli.common import console, print_json, user_errors
+from dicepoker.cli.common import console, print_json, read_saved_game, user_errors
 from dicepoker.core.errors import CorruptLog, DicePokerError
 from dicepoker.core.log import EventLog
 from dicepoker.games.registry import replay as replay_log
@@ -35,7 +35,9 @@ def read_log(text: str) -> EventLog:
 
 @app.command("replay")
 def replay(
-    file: Annotated[Path, typer.Argument(help="A game saved with --save: a JSON-lines log or a hand history.")],
+    file: Annotated[
+        Path, typer.Argument(help="A game saved with --save: a JSON-lines log or a hand history (at most 16 MiB).")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the events and result as JSON.")] = False,
 ) -> None:
     """Replay a saved game move by move and show how it ended.
@@ -43,11 +45,7 @@ def replay(
     Example: dicepoker replay game.jsonl   (or a hand history of holdem or peekpoker: dicepoker replay hand.phh)
     """
     with user_errors():
-        try:
-            text = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise CorruptLog(f"{file} is not a text file: not a dicepoker game log") from None
-        log = read_log(text)
+        log = read_log(read_saved_game(file))
         states = replay_log(log)
         final = states[-1]
         result = final.result().to_json() if final.is_terminal else None

@@ -19,6 +19,9 @@ from dicepoker.core.types import JSON, Action, Seat
 
 FORMAT = "dicepoker-log"
 VERSION = 1
+MAX_LOG_BYTES = 16 * 2**20
+"""The largest log or hand history the readers accept (16 MiB): a long game's log is a few hundred KB, and
+refusing larger files keeps a mistaken or hostile file from taking gigabytes of memory."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,10 @@ def _load(line: str, number: int) -> JSON:
         return json.loads(line)
     except json.JSONDecodeError as exc:
         raise CorruptLog(f"line {number}: not JSON ({exc.msg})") from exc
+    except ValueError:  # an integer of more than 4,300 digits
+        raise CorruptLog(f"line {number}: a number too long to read") from None
+    except RecursionError:
+        raise CorruptLog(f"line {number}: JSON nested too deeply") from None
 
 
 def replay_states(game: Game[object, State], events: Iterable[Event]) -> list[State]:

@@ -124,6 +124,10 @@ def read_history(text: str) -> EventLog:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CorruptLog(f"not a hand history: {exc}") from exc
+    except ValueError:  # tomllib lets int's 4,300-digit limit through
+        raise CorruptLog("not a hand history: a number too long to read") from None
+    except RecursionError:
+        raise CorruptLog("not a hand history: arrays or tables nested too deeply") from None
     game = data.get("variant")
     if not isinstance(game, str) or game not in _VARIANTS:
         known = ", ".join(json.dumps(name) for name in _VARIANTS)
