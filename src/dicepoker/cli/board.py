@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from dicepoker.cli.app import hand_app, odds_app, play_app, simulate_app
-from dicepoker.cli.common import console, print_json, user_errors
+from dicepoker.cli.common import MAX_GAMES, MAX_WORKERS, console, print_json, user_errors
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import parse_dice
 
@@ -240,8 +240,10 @@ def _print_report(report: SimulationReport) -> None:
 
 
 BotsOption = Annotated[str, typer.Option(help="One bot per seat, comma-separated: expert, greedy, random.")]
-GamesOption = Annotated[int, typer.Option(help="How many games to play.")]
-WorkersOption = Annotated[int, typer.Option(help="Worker processes; results do not depend on it.")]
+GamesOption = Annotated[int, typer.Option(help="How many games to play.", min=1, max=MAX_GAMES)]
+WorkersOption = Annotated[
+    int, typer.Option(help="Worker processes; results do not depend on it.", min=1, max=MAX_WORKERS)
+]
 
 
 @simulate_app.command("zepherin")

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from dicepoker.cli.app import equity_app, odds_app, play_app, simulate_app
-from dicepoker.cli.common import console, print_duel, print_json, user_errors
+from dicepoker.cli.common import MAX_GAMES, check_clock, console, print_duel, print_json, user_errors
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.poker import HandCategory, PokerDice, parse_dice
 
@@ -71,7 +71,7 @@ def equity(
     ] = None,
     opponent: Annotated[
         list[str] | None,
-        typer.Option("--opponent", help="An opponent's three dice; repeat for more (unknown heads-up if omitted)."),
+        typer.Option("--opponent", help="An opponent's three dice; repeat for up to 3 (unknown heads-up if omitted)."),
     ] = None,
     policy: Annotated[
         str, typer.Option("--rerolls", help="Ace re-rolls: beat (the best shown hand), improve, or stand.")
@@ -130,7 +130,10 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
     clock: Annotated[
         float | None,
-        typer.Option(help="Seconds per decision; when they run out you check, fold or stand (PK-15)."),
+        typer.Option(
+            help="Seconds per decision (up to 3600); when they run out you check, fold or stand (PK-15).",
+            callback=check_clock,
+        ),
     ] = None,
     save: Annotated[
         Path | None, typer.Option(help="Save the hand history to this file, for 'dicepoker replay FILE'.")
@@ -157,7 +160,9 @@ def play(
 @simulate_app.command("peekpoker")
 def simulate(
     bots: Annotated[str, typer.Option(help="Two bots, comma-separated: expert, equity, random.")] = "expert,equity",
-    hands: Annotated[int, typer.Option(help="How many independent heads-up hands to play.")] = 1000,
+    hands: Annotated[
+        int, typer.Option(help="How many independent heads-up hands to play.", min=1, max=MAX_GAMES)
+    ] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the run; hand i is seeded from (seed, i).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:

@@ -14,7 +14,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dicepoker.cli.app import odds_app, play_app, score_app, simulate_app, solve_app
-from dicepoker.cli.common import console, error_console, print_json, user_errors
+from dicepoker.cli.common import (
+    MAX_GAMES,
+    MAX_WORKERS,
+    check_clock,
+    console,
+    error_console,
+    print_json,
+    user_errors,
+)
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import hand_counts, parse_dice
 
@@ -33,7 +41,10 @@ def play_scorecard(
     ] = "optimal",
     seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
     clock: Annotated[
-        float | None, typer.Option(help="Seconds per decision; when they run out the engine plays (SC-14).")
+        float | None,
+        typer.Option(
+            help="Seconds per decision (up to 3600); when they run out the engine plays (SC-14).", callback=check_clock
+        ),
     ] = None,
     save: Annotated[
         Path | None, typer.Option(help="Save the game log to this file, for 'dicepoker replay FILE'.")
@@ -150,9 +161,11 @@ def simulate_scorecard(
         str,
         typer.Option(help="One bot per seat, comma-separated (optimal, greedy, random); one name = solo games."),
     ] = "optimal,greedy",
-    games: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
+    games: Annotated[int, typer.Option(help="How many games to play.", min=1, max=MAX_GAMES)] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the run; game i is seeded from (seed, i).")] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes; results do not depend on it.")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Worker processes; results do not depend on it.", min=1, max=MAX_WORKERS)
+    ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Bot-vs-bot statistics: mean score per seat with 95% intervals, win and tie rates.
