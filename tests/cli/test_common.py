@@ -7,6 +7,7 @@ Issue 13 §2: ``simulate --games 10**12`` allocated without limit, ``--workers 9
 from __future__ import annotations
 
 import importlib
+import re
 from importlib.metadata import version
 
 import pytest
@@ -91,3 +92,26 @@ def test_a_custom_board_larger_than_the_chips_can_fill_exits_2(tmp_path: object)
 def test_version_comes_from_the_installed_metadata() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0 and result.output == f"dicepoker {version('dicepoker')}\n"
+
+
+@pytest.mark.parametrize(
+    ("game", "title"),
+    [
+        ("scorecard", "Scorecard: "),
+        ("holdem", "Dice Hold'em: "),
+        ("peekpoker", "PeekPoker: "),
+        ("zepherin", "Zepherin: "),
+        ("classic-board", "Classic board: "),
+    ],
+)
+def test_odds_prints_every_game_in_the_same_style(game: str, title: str) -> None:
+    """One renderer: '<Game>: … (exact)' over a table with a Hand column and percentages to four decimals."""
+    result = runner.invoke(app, ["odds", game], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.startswith("┏"))  # a Rich title wraps to the table
+    heading = " ".join(line.strip() for line in lines[:top])
+    assert heading.startswith(title) and heading.endswith("(exact)")
+    assert "┃ Hand " in lines[top + 1] or "┃ Key " in lines[top + 1]
+    figures = re.findall(r"│ +([0-9.]+%) ", result.stdout)
+    assert figures and all(re.fullmatch(r"\d+\.\d{4}%", figure) for figure in figures)

@@ -18,13 +18,15 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from fractions import Fraction
 from pathlib import Path
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
 from dicepoker.core.errors import CorruptLog, DicePokerError
 from dicepoker.core.log import MAX_LOG_BYTES
@@ -92,6 +94,34 @@ def read_saved_game(path: Path) -> str:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise CorruptLog(f"{path} is not a text file: not a dicepoker game log") from None
+
+
+def percent(probability: Fraction | float) -> str:
+    """How every ``odds`` table writes a probability: a percentage to four decimals (``3.8580%``)."""
+    return f"{float(probability):.4%}"
+
+
+def print_odds(
+    title: str,
+    headings: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    *,
+    labels: int = 1,
+    note: str | None = None,
+) -> None:
+    """The one renderer of every game's ``odds`` table, so that all games look alike.
+
+    ``title`` reads ``<Game>: <what is counted> (exact)``; the first ``labels`` columns name hands and are
+    left-aligned, the others (figures, :func:`percent`) right-aligned; ``note`` is printed under the table.
+    """
+    table = Table(title=title, title_justify="left", title_style="bold")
+    for index, heading in enumerate(headings):
+        table.add_column(heading, justify="left" if index < labels else "right")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    if note:
+        console.print(note, markup=False)
 
 
 def print_json(data: JSON) -> None:

@@ -14,8 +14,10 @@ from dicepoker.cli.common import (
     MIN_SAMPLES,
     check_clock,
     console,
+    percent,
     print_duel,
     print_json,
+    print_odds,
     user_errors,
 )
 from dicepoker.core.errors import NotationError
@@ -57,8 +59,11 @@ def odds(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = 
         if as_json:
             print_json({c.label: {"fraction": str(p), "probability": float(p)} for c, p in ordered})
             return
-        for category, probability in ordered:
-            console.print(f"{category.label:>16}  {float(probability):.8f}  ({probability})")
+        print_odds(
+            "Dice Hold'em: the best hand of seven dice drawn from the bag (exact)",
+            ["Hand", "Fraction", "Percent"],
+            [[category.label, str(probability), percent(probability)] for category, probability in ordered],
+        )
 
 
 @equity_app.command("holdem")

@@ -6,10 +6,18 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from dicepoker.cli.app import equity_app, odds_app, play_app, simulate_app
-from dicepoker.cli.common import MAX_GAMES, check_clock, console, print_duel, print_json, user_errors
+from dicepoker.cli.common import (
+    MAX_GAMES,
+    check_clock,
+    console,
+    percent,
+    print_duel,
+    print_json,
+    print_odds,
+    user_errors,
+)
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.poker import HandCategory, PokerDice, parse_dice
 
@@ -50,16 +58,12 @@ def odds(
                 }
             )
             return
-        view = Table(title="PeekPoker hands over six dice (exact)")
-        view.add_column("hand")
-        view.add_column("before re-rolls", justify="right")
-        view.add_column("after ace re-rolls", justify="right")
-        for c in categories:
-            view.add_row(c.label, f"{float(table.before[c]):.4%}", f"{float(table.after[c]):.4%}")
-        console.print(view)
-        console.print(
-            f"Re-rolling aces to improve: re-rolls {float(table.reroll_chance):.2%} of hands, "
-            f"improves {float(table.improve_chance):.2%}."
+        print_odds(
+            "PeekPoker: each hand over six dice, 3 own and 3 community (exact)",
+            ["Hand", "Before re-rolls", "After ace re-rolls"],
+            [[c.label, percent(table.before[c]), percent(table.after[c])] for c in categories],
+            note=f"Re-rolling aces to improve: re-rolls {percent(table.reroll_chance)} of hands, "
+            f"improves {percent(table.improve_chance)}.",
         )
 
 

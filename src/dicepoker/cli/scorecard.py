@@ -20,7 +20,9 @@ from dicepoker.cli.common import (
     check_clock,
     console,
     error_console,
+    percent,
     print_json,
+    print_odds,
     user_errors,
 )
 from dicepoker.core.errors import ConfigError
@@ -112,19 +114,14 @@ def odds_scorecard(
                 }
             )
             return
-        table = Table(title="One roll of five dice", title_justify="left")
-        table.add_column("Hand")
-        table.add_column(f"Ways of {ONE_ROLL_WAYS:,}", justify="right")
-        table.add_column("Fraction", justify="right")
-        table.add_column("Percent", justify="right")
-        for hand, probability in probabilities:
-            table.add_row(
-                hand.label,
-                f"{int(probability * ONE_ROLL_WAYS):,}",
-                str(probability),
-                f"{float(probability):.4%}",
-            )
-        console.print(table)
+        print_odds(
+            "Scorecard: each hand in one roll of five dice (exact)",
+            ["Hand", f"Ways of {ONE_ROLL_WAYS:,}", "Fraction", "Percent"],
+            [
+                [hand.label, f"{int(probability * ONE_ROLL_WAYS):,}", str(probability), percent(probability)]
+                for hand, probability in probabilities
+            ],
+        )
 
 
 @solve_app.command("scorecard")
