@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -240,3 +241,59 @@ def test_replay_reads_a_file_cut_off_while_it_was_written(tmp_path: Path) -> Non
     jsonl.write_text(log.to_jsonl()[:-10], encoding="utf-8")  # the last line half written
     data = json.loads(run(jsonl, "--json").stdout)
     assert data["events"] == [e.to_json() for e in log.events[:-1]]
+
+
+# -- hostile files (issue 13 §2) -----------------------------------------------------------------------
+LOG_HEADER = json.dumps({"format": "dicepoker-log", "version": 1, "game": "scorecard", "config": {}, "seed": 1})
+
+
+def test_a_file_just_over_the_size_limit_is_refused_before_reading(tmp_path: Path) -> None:
+    from dicepoker.core.log import MAX_LOG_BYTES
+
+    big = tmp_path / "big.jsonl"
+    with big.open("wb") as out:  # sparse: nothing is written, reading it would take 16 MiB
+        out.write((LOG_HEADER + "\n").encode())
+        out.truncate(MAX_LOG_BYTES + 1)
+    result = runner.invoke(app, ["replay", str(big)])
+    assert result.exit_code == 2 and "saved games of more than 16 MiB are refused" in result.output
+    big.write_bytes((LOG_HEADER + "\n").encode())
+    assert runner.invoke(app, ["replay", str(big)]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "line",
+    [json.dumps({"seat": 0, "action": "x" * 4_000_000}), "y" * 4_000_000],
+    ids=["long-action", "long-non-json"],
+)
+def test_one_very_long_bad_line_fails_fast_with_a_short_message(tmp_path: Path, line: str) -> None:
+    """A 4 MB bad action took 15 s (the message quoted it whole and Rich wrapped it); now it is cut."""
+    path = tmp_path / "long.jsonl"
+    path.write_text(LOG_HEADER + "\n" + line + "\n")
+    started = time.perf_counter()
+    result = runner.invoke(app, ["replay", str(path)])
+    assert time.perf_counter() - started < 2
+    assert result.exit_code == 2 and len(result.output) < 600, result.output
+
+
+def test_markup_in_a_bad_action_is_printed_not_interpreted(tmp_path: Path) -> None:
+    path = tmp_path / "markup.jsonl"
+    path.write_text(LOG_HEADER + "\n" + json.dumps({"seat": 0, "action": "[/x] [bold]"}) + "\n")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2 and "[/x] [bold]" in result.output
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        LOG_HEADER[:-1] + ', "x": ' + "9" * 5000 + "}",
+        '# Dice Hold\'em hand history (dicepoker): x\nvariant = "holdem"\nseed = ' + "9" * 5000 + "\nactions = []\n",
+        '# Dice Hold\'em hand history (dicepoker): x\nvariant = "holdem"\nx = ' + "[" * 100_000 + "]" * 100_000,
+    ],
+    ids=["deep-json", "huge-json-int", "huge-toml-int", "deep-toml"],
+)
+def test_nested_or_huge_number_files_exit_2(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(content)
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2 and "error:" in result.output, result.output

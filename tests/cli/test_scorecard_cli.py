@@ -137,8 +137,8 @@ def test_simulate_table_solo() -> None:
     [
         (["--bots", "random,wizard"], "no bot 'wizard'"),
         (["--bots", ","], "at least one bot"),
-        (["--bots", "random", "--games", "0"], "at least 1"),
-        (["--bots", "random", "--workers", "0"], "at least 1"),
+        (["--bots", "random", "--games", "0"], "greater than or equal to 1"),
+        (["--bots", "random", "--workers", "0"], "greater than or equal to 1"),
         (["--bots", "random,random,random,random,random,random,random"], "1 to 6 players"),
     ],
 )

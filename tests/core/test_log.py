@@ -6,6 +6,8 @@ import pytest
 from dicepoker.core import CorruptLog, EventLog, Match, Resign
 from dicepoker.games.registry import create, replay
 
+HEADER = json.dumps({"format": "dicepoker-log", "version": 1, "game": "scorecard", "config": {}, "seed": 1}) + "\n"
+
 
 def finished_log() -> EventLog:
     match = Match(create("scorecard", players=2), seed=5)
@@ -90,3 +92,20 @@ def test_bad_fairness_records_are_rejected(fairness: object, message: str) -> No
     header = json.loads(finished_log().to_jsonl().splitlines()[0])
     with pytest.raises(CorruptLog, match=f"line 1: {message}"):
         EventLog.from_jsonl(json.dumps({**header, "fairness": fairness}) + "\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000 + "\n", "line 1: JSON nested too deeply"),
+        ('{"format": "dicepoker-log", "version": ' + "9" * 5000 + "}\n", "line 1: a number too long to read"),
+        ('{"format": "dicepoker-log", "version": ' + "9" * 4000 + "}\n", "unsupported log version a number of"),
+        (HEADER + '{"seat": ' + "1" * 4400 + ', "action": "roll"}\n', "line 2: a number too long"),
+        (HEADER + '{"seat": 0, "action": ' + "[" * 50_000 + "]" * 50_000 + "}\n", "line 2: JSON nested too deeply"),
+    ],
+)
+def test_nested_or_huge_number_json_is_a_corrupt_log(text: str, message: str) -> None:
+    """Issue 13 §2: these were RecursionError and ValueError tracebacks."""
+    with pytest.raises(CorruptLog, match=message) as caught:
+        EventLog.from_jsonl(text)
+    assert len(str(caught.value)) < 200

@@ -236,3 +236,21 @@ def test_the_fairness_record_round_trips(server_seed: str | None) -> None:
     assert "fairness" not in write_history(match.log)
     with pytest.raises(CorruptLog, match="fairness"):
         read_history(text.replace('"scheme" = "hmac-sha256-v1"', '"scheme" = 1'))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace("stack = 12", "stack = " + "9" * 5000), "a number too long to read"),
+        (lambda t: t.replace("actions = [", "deep = " + "[" * 100_000 + "]" * 100_000 + "\nactions = [", 1), "nested"),
+        (lambda t: t.replace("stack = 12", "stack = 1" + "0" * 100), "stack must be from 2 to 1,000,000,000"),
+        (lambda t: t.replace('"p1 ', '"p' + "1" * 5000 + " ", 1), "the seat must be a whole number"),
+        (lambda t: t.replace('"p1 ', '"p' + "1" * 30 + " ", 1), "the seat must be a whole number"),
+    ],
+    ids=["5000-digit-int", "deep-arrays", "huge-stack", "5000-digit-seat", "30-digit-seat"],
+)
+def test_CM_4_nested_or_huge_number_histories_raise_corrupt_log(change: Any, message: str) -> None:
+    """Issue 13 §2: read_history raised ValueError and RecursionError for these."""
+    with pytest.raises(CorruptLog, match=message) as caught:
+        read_history(change(peekpoker_text()))
+    assert len(str(caught.value)) < 300

@@ -37,6 +37,7 @@ from dicepoker.dice.poker import (
     outcomes,
 )
 from dicepoker.dice.table_cache import cached_fractions, source_version
+from dicepoker.games.peekpoker.rules import MAX_PLAYERS, MIN_PLAYERS
 
 OWN_DICE = 3
 COMMUNITY_DICE = 3
@@ -233,6 +234,11 @@ def equity(
         _check_dice("community", community, COMMUNITY_DICE)
     if not opponents:
         raise ValueError("equity needs at least one opponent")
+    if len(opponents) > MAX_PLAYERS - 1:
+        raise ValueError(
+            f"PeekPoker is for {MIN_PLAYERS} to {MAX_PLAYERS} players: at most {MAX_PLAYERS - 1} opponents, "
+            f"got {len(opponents)}"
+        )
     if None in opponents and len(opponents) > 1:
         raise ValueError("exact equity against unknown dice is heads-up only: give every opponent's dice")
     for dice in opponents:

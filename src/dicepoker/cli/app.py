@@ -6,6 +6,8 @@ game never edits another game's commands.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 app = typer.Typer(
@@ -15,6 +17,31 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def package_version() -> str:
+    """The installed distribution's version (``importlib.metadata``), the one ``pip`` reports."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dicepoker")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"dicepoker {package_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Options of ``dicepoker`` itself (the commands are the groups below)."""
 
 
 def _group(name: str, help_text: str) -> typer.Typer:

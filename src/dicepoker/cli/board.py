@@ -12,13 +12,18 @@ from rich.table import Table
 
 from dicepoker.cli.app import hand_app, odds_app, play_app, simulate_app
 from dicepoker.cli.common import (
+    MAX_GAMES,
+    MAX_WORKERS,
     PLAY_NOTES,
     ForceOption,
     ResumeOption,
     SaveOption,
+    check_clock,
     console,
+    percent,
     play_game,
     print_json,
+    print_odds,
     user_errors,
 )
 from dicepoker.core.errors import ConfigError
@@ -80,7 +85,10 @@ PlayersOption = Annotated[int | None, typer.Option(help="Number of seats; seatin
 SeedOption = Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")]
 ClockOption = Annotated[
     float | None,
-    typer.Option(help="Seconds per decision; when they run out the engine completes the turn (BD-14)."),
+    typer.Option(
+        help="Seconds per decision (up to 3600); when they run out the engine completes the turn (BD-14).",
+        callback=check_clock,
+    ),
 ]
 
 
@@ -190,16 +198,14 @@ def _odds(name: str, board: Path | None, as_json: bool) -> None:
         if as_json:
             print_json(odds_json(name))
             return
-        for title, rows in (("Hands", hand_odds()), ("Square labels (by hand or lucky sum)", label_odds())):
-            table = Table(
-                title=f"{title}: one roll, and within a turn of 3 rolls (best re-roll plan)",
-                title_justify="left",
+        title = "Zepherin" if name == "zepherin" else "Classic board"
+        for what, rows in (("each hand", hand_odds()), ("each square label (hand or lucky sum)", label_odds())):
+            print_odds(
+                f"{title}: {what} in one roll, and within a turn of 3 rolls with the best re-roll plan (exact)",
+                ["Key", "Hand", "One roll", "Within 3 rolls"],
+                [[row.key, row.name, percent(row.one_roll), percent(row.in_turn)] for row in rows],
+                labels=2,
             )
-            for heading in ("Key", "Hand", "One roll", "Within 3 rolls"):
-                table.add_column(heading, justify="left" if heading in ("Key", "Hand") else "right")
-            for row in rows:
-                table.add_row(row.key, row.name, f"{float(row.one_roll):.4%}", f"{float(row.in_turn):.4%}")
-            console.print(table)
 
 
 @odds_app.command("zepherin")
@@ -261,8 +267,10 @@ def _print_report(report: SimulationReport) -> None:
 
 
 BotsOption = Annotated[str, typer.Option(help="One bot per seat, comma-separated: expert, greedy, random.")]
-GamesOption = Annotated[int, typer.Option(help="How many games to play.")]
-WorkersOption = Annotated[int, typer.Option(help="Worker processes; results do not depend on it.")]
+GamesOption = Annotated[int, typer.Option(help="How many games to play.", min=1, max=MAX_GAMES)]
+WorkersOption = Annotated[
+    int, typer.Option(help="Worker processes; results do not depend on it.", min=1, max=MAX_WORKERS)
+]
 
 
 @simulate_app.command("zepherin")

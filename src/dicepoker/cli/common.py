@@ -1,16 +1,33 @@
-"""What every command shares: error reporting with exit status 2, JSON output, the console."""
+"""What every command shares: error reporting with exit status 2, JSON output, the console, and the ranges
+of the numeric options (one place, so ``--help`` and the checks agree).
+
+Ranges (a value outside exits with status 2 and says the range; ``--help`` shows it too):
+
+* ``simulate ... --games`` / ``--hands``: 1 to 1,000,000 (every game's record is kept for the report).
+* ``simulate ... --workers``: 1 to 64.
+* ``equity holdem --samples``: 100 to 1,000,000 (a million samples take about 450 MB; error about ±0.001).
+* ``play ... --clock``: more than 0 and at most 3,600 seconds; omitted means no clock.
+* ``play holdem --stack`` and PeekPoker stacks: at most 10**9 (the game config checks it).
+* ``equity peekpoker --opponent``: at most 3 (PeekPoker is for 2 to 4 players).
+* Custom ``--board`` files: at most 1 MiB, 15×15 squares, and no more open squares than the teams have chips.
+* ``replay FILE``: at most 16 MiB.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 from dicepoker.core.errors import ConfigError, DicePokerError
 from dicepoker.core.types import JSON
@@ -19,6 +36,35 @@ console = Console(highlight=False)
 error_console = Console(stderr=True, highlight=False)
 
 USAGE_ERROR = 2
+MAX_GAMES = 1_000_000
+MAX_WORKERS = 64
+MIN_SAMPLES, MAX_SAMPLES = 100, 1_000_000
+MAX_CLOCK = 3600.0
+
+
+def check_clock(value: float | None) -> float | None:
+    """The ``callback`` of every ``--clock`` option: omitted (no clock), or more than 0 and at most an hour.
+
+    Checked while the options are read, before any game starts; reported like every other error (exit 2).
+
+    >>> check_clock(None), check_clock(30.0)
+    (None, 30.0)
+    """
+    if value is not None and not (math.isfinite(value) and 0 < value <= MAX_CLOCK):
+        _report(f"--clock must be a positive number of seconds, at most {MAX_CLOCK:g}; got {value:g}")
+        raise typer.Exit(USAGE_ERROR)
+    return value
+
+
+MAX_MESSAGE = 2000
+"""Characters of an error message printed: messages quote bad input, and Rich wraps a long word slowly."""
+
+
+def _report(message: str) -> None:
+    # Escaped: a message quoting '[/x]' from a file must not be read as Rich markup (MarkupError).
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE] + "…"
+    error_console.print(f"[bold red]error:[/] {escape(message)}")
 
 
 @contextmanager
@@ -27,11 +73,39 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except DicePokerError as exc:
-        error_console.print(f"[bold red]error:[/] {exc}")
+        _report(str(exc))
         raise typer.Exit(USAGE_ERROR) from None
     except OSError as exc:
-        error_console.print(f"[bold red]error:[/] {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+        _report(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
         raise typer.Exit(USAGE_ERROR) from None
+
+
+def percent(probability: Fraction | float) -> str:
+    """How every ``odds`` table writes a probability: a percentage to four decimals (``3.8580%``)."""
+    return f"{float(probability):.4%}"
+
+
+def print_odds(
+    title: str,
+    headings: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    *,
+    labels: int = 1,
+    note: str | None = None,
+) -> None:
+    """The one renderer of every game's ``odds`` table, so that all games look alike.
+
+    ``title`` reads ``<Game>: <what is counted> (exact)``; the first ``labels`` columns name hands and are
+    left-aligned, the others (figures, :func:`percent`) right-aligned; ``note`` is printed under the table.
+    """
+    table = Table(title=title, title_justify="left", title_style="bold")
+    for index, heading in enumerate(headings):
+        table.add_column(heading, justify="left" if index < labels else "right")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    if note:
+        console.print(note, markup=False)
 
 
 def print_json(data: JSON) -> None:

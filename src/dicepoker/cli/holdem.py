@@ -8,18 +8,25 @@ import typer
 
 from dicepoker.cli.app import equity_app, hand_app, odds_app, play_app, simulate_app
 from dicepoker.cli.common import (
+    MAX_GAMES,
+    MAX_SAMPLES,
+    MIN_SAMPLES,
     PLAY_NOTES,
     ForceOption,
     ResumeOption,
     SaveOption,
+    check_clock,
     console,
+    percent,
     play_game,
     print_duel,
     print_json,
+    print_odds,
     user_errors,
 )
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.suited import best_value, category_of, describe, parse_suited
+from dicepoker.games.betting import MAX_STACK
 
 
 @hand_app.command("holdem")
@@ -56,8 +63,11 @@ def odds(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = 
         if as_json:
             print_json({c.label: {"fraction": str(p), "probability": float(p)} for c, p in ordered})
             return
-        for category, probability in ordered:
-            console.print(f"{category.label:>16}  {float(probability):.8f}  ({probability})")
+        print_odds(
+            "Dice Hold'em: the best hand of seven dice drawn from the bag (exact)",
+            ["Hand", "Fraction", "Percent"],
+            [[category.label, str(probability), percent(probability)] for category, probability in ordered],
+        )
 
 
 @equity_app.command("holdem")
@@ -65,7 +75,9 @@ def equity_command(
     pocket: Annotated[str, typer.Option("--pocket", help="Your two pocket dice, e.g. '6r 6b'.")],
     versus: Annotated[str | None, typer.Option("--vs", help="The opponent's two dice (default: random).")] = None,
     board: Annotated[str, typer.Option("--board", help="Community dice already rolled (0-5).")] = "",
-    samples: Annotated[int, typer.Option(help="Monte Carlo samples when not exact.")] = 200_000,
+    samples: Annotated[
+        int, typer.Option(help="Monte Carlo samples when not exact.", min=MIN_SAMPLES, max=MAX_SAMPLES)
+    ] = 200_000,
     seed: Annotated[int, typer.Option(help="Seed of the Monte Carlo sample.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -103,7 +115,9 @@ def equity_command(
 @simulate_app.command("holdem")
 def simulate(
     bots: Annotated[str, typer.Option(help="Two bots, comma-separated: expert, equity, random.")] = "expert,equity",
-    hands: Annotated[int, typer.Option(help="How many independent heads-up hands to play.")] = 1000,
+    hands: Annotated[
+        int, typer.Option(help="How many independent heads-up hands to play.", min=1, max=MAX_GAMES)
+    ] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the run; hand i is seeded from (seed, i).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
@@ -126,10 +140,16 @@ def play(
             "--vs", help="Opponents: expert, equity, random or human (hot-seat); one for all or comma-separated."
         ),
     ] = "expert",
-    stack: Annotated[int, typer.Option(help="Everyone's starting chips, a multiple of 10 (HE-1).")] = 1000,
+    stack: Annotated[
+        int, typer.Option(help="Everyone's starting chips, a multiple of 10 up to 10**9 (HE-1).", min=10, max=MAX_STACK)
+    ] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
     clock: Annotated[
-        float | None, typer.Option(help="Seconds per decision; when they run out you check, or fold (HE-16).")
+        float | None,
+        typer.Option(
+            help="Seconds per decision (up to 3600); when they run out you check, or fold (HE-16).",
+            callback=check_clock,
+        ),
     ] = None,
     save: SaveOption = None,
     force: ForceOption = False,

@@ -5,22 +5,26 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from dicepoker.cli.app import equity_app, odds_app, play_app, simulate_app
 from dicepoker.cli.common import (
+    MAX_GAMES,
     PLAY_NOTES,
     ForceOption,
     ResumeOption,
     SaveOption,
+    check_clock,
     console,
+    percent,
     play_game,
     print_duel,
     print_json,
+    print_odds,
     user_errors,
 )
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.poker import HandCategory, PokerDice, parse_dice
+from dicepoker.games.betting import MAX_STACK
 
 
 @odds_app.command("peekpoker")
@@ -59,16 +63,12 @@ def odds(
                 }
             )
             return
-        view = Table(title="PeekPoker hands over six dice (exact)")
-        view.add_column("hand")
-        view.add_column("before re-rolls", justify="right")
-        view.add_column("after ace re-rolls", justify="right")
-        for c in categories:
-            view.add_row(c.label, f"{float(table.before[c]):.4%}", f"{float(table.after[c]):.4%}")
-        console.print(view)
-        console.print(
-            f"Re-rolling aces to improve: re-rolls {float(table.reroll_chance):.2%} of hands, "
-            f"improves {float(table.improve_chance):.2%}."
+        print_odds(
+            "PeekPoker: each hand over six dice, 3 own and 3 community (exact)",
+            ["Hand", "Before re-rolls", "After ace re-rolls"],
+            [[c.label, percent(table.before[c]), percent(table.after[c])] for c in categories],
+            note=f"Re-rolling aces to improve: re-rolls {percent(table.reroll_chance)} of hands, "
+            f"improves {percent(table.improve_chance)}.",
         )
 
 
@@ -80,7 +80,7 @@ def equity(
     ] = None,
     opponent: Annotated[
         list[str] | None,
-        typer.Option("--opponent", help="An opponent's three dice; repeat for more (unknown heads-up if omitted)."),
+        typer.Option("--opponent", help="An opponent's three dice; repeat for up to 3 (unknown heads-up if omitted)."),
     ] = None,
     policy: Annotated[
         str, typer.Option("--rerolls", help="Ace re-rolls: beat (the best shown hand), improve, or stand.")
@@ -136,11 +136,16 @@ def play(
             "--option", help="Optional rule (PK-14), repeatable: blinds, forced-bet, split-community, no-ace-rerolls."
         ),
     ] = None,
-    stack: Annotated[int | None, typer.Option(help="Everyone's starting chips (PK-1; default 48).")] = None,
+    stack: Annotated[
+        int | None, typer.Option(help="Everyone's starting chips (PK-1; default 48).", min=2, max=MAX_STACK)
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
     clock: Annotated[
         float | None,
-        typer.Option(help="Seconds per decision; when they run out you check, fold or stand (PK-15)."),
+        typer.Option(
+            help="Seconds per decision (up to 3600); when they run out you check, fold or stand (PK-15).",
+            callback=check_clock,
+        ),
     ] = None,
     save: SaveOption = None,
     force: ForceOption = False,
@@ -172,7 +177,9 @@ def play(
 @simulate_app.command("peekpoker")
 def simulate(
     bots: Annotated[str, typer.Option(help="Two bots, comma-separated: expert, equity, random.")] = "expert,equity",
-    hands: Annotated[int, typer.Option(help="How many independent heads-up hands to play.")] = 1000,
+    hands: Annotated[
+        int, typer.Option(help="How many independent heads-up hands to play.", min=1, max=MAX_GAMES)
+    ] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the run; hand i is seeded from (seed, i).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:

@@ -72,7 +72,9 @@ def _whose_roll(game: str, before: State, last_actor: int | None) -> str:
 
 @app.command("replay")
 def replay(
-    file: Annotated[Path, typer.Argument(help="A game saved with --save: a JSON-lines log or a hand history.")],
+    file: Annotated[
+        Path, typer.Argument(help="A game saved with --save: a JSON-lines log or a hand history (at most 16 MiB).")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the events and result as JSON.")] = False,
 ) -> None:
     """Replay a saved game move by move and show how it ended.

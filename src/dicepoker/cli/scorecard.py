@@ -14,14 +14,19 @@ from rich.table import Table
 
 from dicepoker.cli.app import odds_app, play_app, score_app, simulate_app, solve_app
 from dicepoker.cli.common import (
+    MAX_GAMES,
+    MAX_WORKERS,
     PLAY_NOTES,
     ForceOption,
     ResumeOption,
     SaveOption,
+    check_clock,
     console,
     error_console,
+    percent,
     play_game,
     print_json,
+    print_odds,
     user_errors,
 )
 from dicepoker.core.errors import ConfigError
@@ -42,7 +47,10 @@ def play_scorecard(
     ] = "optimal",
     seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
     clock: Annotated[
-        float | None, typer.Option(help="Seconds per decision; when they run out the engine plays (SC-14).")
+        float | None,
+        typer.Option(
+            help="Seconds per decision (up to 3600); when they run out the engine plays (SC-14).", callback=check_clock
+        ),
     ] = None,
     save: SaveOption = None,
     force: ForceOption = False,
@@ -112,19 +120,14 @@ def odds_scorecard(
                 }
             )
             return
-        table = Table(title="One roll of five dice", title_justify="left")
-        table.add_column("Hand")
-        table.add_column(f"Ways of {ONE_ROLL_WAYS:,}", justify="right")
-        table.add_column("Fraction", justify="right")
-        table.add_column("Percent", justify="right")
-        for hand, probability in probabilities:
-            table.add_row(
-                hand.label,
-                f"{int(probability * ONE_ROLL_WAYS):,}",
-                str(probability),
-                f"{float(probability):.4%}",
-            )
-        console.print(table)
+        print_odds(
+            "Scorecard: each hand in one roll of five dice (exact)",
+            ["Hand", f"Ways of {ONE_ROLL_WAYS:,}", "Fraction", "Percent"],
+            [
+                [hand.label, f"{int(probability * ONE_ROLL_WAYS):,}", str(probability), percent(probability)]
+                for hand, probability in probabilities
+            ],
+        )
 
 
 @solve_app.command("scorecard")
@@ -161,9 +164,11 @@ def simulate_scorecard(
         str,
         typer.Option(help="One bot per seat, comma-separated (optimal, greedy, random); one name = solo games."),
     ] = "optimal,greedy",
-    games: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
+    games: Annotated[int, typer.Option(help="How many games to play.", min=1, max=MAX_GAMES)] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the run; game i is seeded from (seed, i).")] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes; results do not depend on it.")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Worker processes; results do not depend on it.", min=1, max=MAX_WORKERS)
+    ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Bot-vs-bot statistics: mean score per seat with 95% intervals, win and tie rates.

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from dicepoker.core.errors import ConfigError, NotationError
+from dicepoker.core.notation import quote
 from dicepoker.core.state import State
 from dicepoker.core.types import JSON, Action, Resign, Timeout, jsonable
 
@@ -78,4 +79,4 @@ class Game(ABC, Generic[ConfigT, StateT]):
 
 
 def unknown_action(game: str, text: str, known: str) -> NotationError:
-    return NotationError(f"{game}: cannot read action {text!r}; expected one of: {known}")
+    return NotationError(f"{game}: cannot read action {quote(text)}; expected one of: {known}")

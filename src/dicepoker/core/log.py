@@ -15,12 +15,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from dicepoker.core.errors import CorruptLog, DicePokerError
+from dicepoker.core.fields import shown
 from dicepoker.core.game import Game
+from dicepoker.core.notation import quote
 from dicepoker.core.state import State
 from dicepoker.core.types import JSON, Action, Seat
 
 FORMAT = "dicepoker-log"
 VERSION = 1
+MAX_LOG_BYTES = 16 * 2**20
+"""The largest log or hand history the readers accept (16 MiB): a long game's log is a few hundred KB, and
+refusing larger files keeps a mistaken or hostile file from taking gigabytes of memory."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +70,7 @@ class EventLog:
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise CorruptLog("line 1: not a dicepoker game log (missing the dicepoker-log header)")
         if header.get("version") != VERSION:
-            raise CorruptLog(f"line 1: unsupported log version {header.get('version')!r} (this reads {VERSION})")
+            raise CorruptLog(f"line 1: unsupported log version {shown(header.get('version'))} (this reads {VERSION})")
         game, config, seed = header.get("game"), header.get("config"), header.get("seed")
         if not isinstance(game, str) or not isinstance(config, dict):
             raise CorruptLog("line 1: header needs a game name and a config object")
@@ -121,6 +126,10 @@ def _load(line: str, number: int) -> JSON:
         return json.loads(line)
     except json.JSONDecodeError as exc:
         raise CorruptLog(f"line {number}: not JSON ({exc.msg})") from exc
+    except ValueError:  # an integer of more than 4,300 digits
+        raise CorruptLog(f"line {number}: a number too long to read") from None
+    except RecursionError:
+        raise CorruptLog(f"line {number}: JSON nested too deeply") from None
 
 
 def replay_states(game: Game[object, State], events: Iterable[Event]) -> list[State]:
@@ -134,6 +143,6 @@ def replay_states(game: Game[object, State], events: Iterable[Event]) -> list[St
         try:
             state = state.apply(game.parse_action(event.action), event.seat)
         except DicePokerError as exc:
-            raise CorruptLog(f"event {index} ({event.action!r} by seat {event.seat}): {exc}") from exc
+            raise CorruptLog(f"event {index} ({quote(event.action)} by seat {event.seat}): {exc}") from exc
         states.append(state)
     return states

@@ -12,6 +12,22 @@ from dicepoker.core.errors import NotationError
 MAX_DIGITS = 18
 """No number in these games needs more digits; longer text is refused before ``int`` sees it."""
 
+QUOTE_LIMIT = 40
+"""How much of a bad input an error message repeats: a 4 MB line must not make a 4 MB message."""
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(text)``, cut to ``limit`` characters (saying how long the whole was), for error messages.
+
+    >>> quote("reroll 9")
+    "'reroll 9'"
+    >>> quote("x" * 1000, limit=5)
+    "'xxxxx…' (1,000 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit] + '…'!r} ({len(text):,} characters)"
+
 
 def is_ascii_number(text: str) -> bool:
     """Whether ``text`` is a non-negative whole number written in ASCII digits (and not absurdly long).
@@ -32,9 +48,8 @@ def parse_int(text: str, what: str, *, low: int | None = None, high: int | None 
     ...
     dicepoker.core.errors.NotationError: a die position must be a whole number written with the digits 0-9, not '①'
     """
-    shown = text if len(text) <= 20 else text[:20] + "…"
     if not is_ascii_number(text):
-        raise NotationError(f"{what} must be a whole number written with the digits 0-9, not {shown!r}")
+        raise NotationError(f"{what} must be a whole number written with the digits 0-9, not {quote(text, 20)}")
     value = int(text)
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = (
@@ -42,5 +57,5 @@ def parse_int(text: str, what: str, *, low: int | None = None, high: int | None 
             if low is not None and high is not None
             else (f"at least {low}" if low is not None else f"at most {high}")
         )
-        raise NotationError(f"{what} must be {bounds}, not {shown}")
+        raise NotationError(f"{what} must be {bounds}, not {value}")
     return value

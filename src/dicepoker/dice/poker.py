@@ -29,6 +29,7 @@ from math import factorial
 from typing import TYPE_CHECKING
 
 from dicepoker.core.errors import NotationError
+from dicepoker.core.notation import quote
 
 if TYPE_CHECKING:  # NumPy is imported where tables are used: ``dicepoker --help`` never loads it
     import numpy as np
@@ -112,7 +113,7 @@ def parse_face(text: str) -> Face:
     """
     face = _BY_SYMBOL.get(text.strip().upper())
     if face is None:
-        raise NotationError(f"{text!r} is not a poker-die face: faces are 9 T J Q K A (10 may be written T)")
+        raise NotationError(f"{quote(text)} is not a poker-die face: faces are 9 T J Q K A (10 may be written T)")
     return face
 
 
@@ -134,10 +135,10 @@ def parse_dice(text: str, count: int | None = None) -> PokerDice:
         tokens = _TOKEN.findall(word)
         if "".join(tokens).upper() != word.upper():
             bad = next((ch for ch in _TOKEN.sub(" ", word).split()), word)
-            raise NotationError(f"{bad!r} is not a poker-die face: faces are 9 T J Q K A (10 may be written T)")
+            raise NotationError(f"{quote(bad)} is not a poker-die face: faces are 9 T J Q K A (10 may be written T)")
         dice.extend(parse_face(token) for token in tokens)
     if count is not None and len(dice) != count:
-        raise NotationError(f"expected {count} poker dice, got {len(dice)}: {text!r}")
+        raise NotationError(f"expected {count} poker dice, got {len(dice)}: {quote(text)}")
     return tuple(dice)
 
 

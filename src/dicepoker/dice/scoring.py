@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dicepoker.core.errors import NotationError
+from dicepoker.core.notation import is_ascii_number, quote
 from dicepoker.dice.standard import ROLL_INDEX, ROLLS, Dice
 
 UPPER_BONUS = 35
@@ -63,13 +64,13 @@ class Category(enum.IntEnum):
         (<Category.FULL_HOUSE: 8>, <Category.CHANCE: 12>, <Category.SMALL_STRAIGHT: 9>)
         """
         key = text.strip().lower().replace(" ", "-").replace("_", "-")
-        if key.isdigit() and 1 <= int(key) <= len(cls):
+        if is_ascii_number(key) and 1 <= int(key) <= len(cls):
             return cls(int(key) - 1)
         for category in cls:
             if key in (category.slug, _LABELS[category].lower().replace(" ", "-")):
                 return category
         names = ", ".join(c.slug for c in cls)
-        raise NotationError(f"unknown category {text!r}; categories: {names} (or 1-13)")
+        raise NotationError(f"unknown category {quote(text)}; categories: {names} (or 1-13)")
 
 
 _LABELS = {

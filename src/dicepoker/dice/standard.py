@@ -12,6 +12,7 @@ from itertools import combinations_with_replacement
 from math import factorial
 
 from dicepoker.core.errors import NotationError
+from dicepoker.core.notation import is_ascii_number, quote
 
 FACES = (1, 2, 3, 4, 5, 6)
 Dice = tuple[int, ...]
@@ -28,15 +29,15 @@ def parse_dice(text: str, count: int | None = 5) -> Dice:
     dicepoker.core.errors.NotationError: '7' is not a die face: standard dice show 1 to 6
     """
     cleaned = text.replace(",", " ").split()
-    if len(cleaned) == 1 and len(cleaned[0]) > 1 and cleaned[0].isdigit():
+    if len(cleaned) == 1 and len(cleaned[0]) > 1 and cleaned[0].isascii() and cleaned[0].isdigit():
         cleaned = list(cleaned[0])
     dice = []
     for word in cleaned:
-        if not word.isdigit() or not 1 <= int(word) <= 6:
-            raise NotationError(f"{word!r} is not a die face: standard dice show 1 to 6")
+        if not is_ascii_number(word) or not 1 <= int(word) <= 6:
+            raise NotationError(f"{quote(word)} is not a die face: standard dice show 1 to 6")
         dice.append(int(word))
     if count is not None and len(dice) != count:
-        raise NotationError(f"expected {count} dice, got {len(dice)}: {text!r}")
+        raise NotationError(f"expected {count} dice, got {len(dice)}: {quote(text)}")
     return tuple(dice)
 
 

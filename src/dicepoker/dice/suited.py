@@ -31,6 +31,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from dicepoker.core.errors import NotationError
+from dicepoker.core.notation import quote
 
 if TYPE_CHECKING:  # NumPy is imported where tables are used: ``dicepoker --help`` never loads it
     import numpy as np
@@ -98,10 +99,12 @@ def parse_suited(text: str, count: int | None = None) -> tuple[SuitedDie, ...]:
     for word in text.replace(",", " ").split():
         word = word.strip().lower()
         if len(word) != 2 or word[0] not in "123456" or word[1] not in "rbwy":
-            raise NotationError(f"{word!r} is not a suited die: write a face 1-6 and a suit r, b, w or y (e.g. 6r)")
+            raise NotationError(
+                f"{quote(word)} is not a suited die: write a face 1-6 and a suit r, b, w or y (e.g. 6r)"
+            )
         dice.append((int(word[0]), Suit("rbwy".index(word[1]))))
     if count is not None and len(dice) != count:
-        raise NotationError(f"expected {count} dice, got {len(dice)}: {text!r}")
+        raise NotationError(f"expected {count} dice, got {len(dice)}: {quote(text)}")
     suits = Counter(suit for _, suit in dice)
     for suit, used in suits.items():
         if used > DICE_PER_SUIT:

@@ -16,6 +16,7 @@ from typing import ClassVar
 
 from dicepoker.core.errors import IllegalAction, NotationError
 from dicepoker.core.fields import require_ints
+from dicepoker.core.notation import is_ascii_number, quote
 from dicepoker.core.types import Action, ChanceAction
 from dicepoker.dice.standard import FACES, Dice, format_dice, outcomes, parse_dice
 
@@ -89,8 +90,8 @@ def parse_positions(words: Sequence[str]) -> tuple[int, ...]:
         raise NotationError("name at least one die position (1-5)")
     positions = set()
     for word in words:
-        if not word.isdigit() or not 1 <= int(word) <= DICE:
-            raise NotationError(f"{word!r} is not a die position: positions are 1 to {DICE}")
+        if not is_ascii_number(word) or not 1 <= int(word) <= DICE:
+            raise NotationError(f"{quote(word)} is not a die position: positions are 1 to {DICE}")
         if int(word) - 1 in positions:
             raise NotationError(f"position {word} named twice")
         positions.add(int(word) - 1)

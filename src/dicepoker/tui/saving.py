@@ -18,7 +18,7 @@ from typing import TextIO
 
 from dicepoker.core.errors import ConfigError, CorruptLog, DicePokerError
 from dicepoker.core.game import Game
-from dicepoker.core.log import Event, EventLog, replay_states
+from dicepoker.core.log import MAX_LOG_BYTES, Event, EventLog, replay_states
 from dicepoker.core.match import Match
 from dicepoker.core.state import State
 from dicepoker.games.history import is_history, read_history, variant_names
@@ -113,6 +113,11 @@ def parse_saved(text: str) -> EventLog:
 
 
 def read_saved(path: Path) -> EventLog:
+    """A saved log or hand history, also one cut off while written; files too large are refused unread."""
+    size = path.stat().st_size
+    if size > MAX_LOG_BYTES:
+        limit = MAX_LOG_BYTES // 2**20
+        raise CorruptLog(f"{path} is {size:,} bytes: saved games of more than {limit} MiB are refused")
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:

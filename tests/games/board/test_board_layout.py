@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from random import Random
 
 import pytest
 
+from dicepoker.core.errors import ConfigError
 from dicepoker.core.match import Match
+from dicepoker.core.types import Resign, Timeout
 from dicepoker.games.board.claims import read_hand
 from dicepoker.games.board.layout import (
     FREE,
@@ -94,3 +97,65 @@ def test_BD_5_hand_reading_names_the_faces() -> None:
     assert read_hand((5, 2, 5, 2, 6)).label == "D25"
     assert read_hand((4, 4, 4, 1, 2)).label == "T4"
     assert read_hand((6, 6, 6, 6, 6)).wild and read_hand((6, 6, 6, 6, 6)).labels == ()
+
+
+# -- sizes a game can be played on (issue 13 §2) ------------------------------------------------------
+def square_board(side: int) -> list[str]:
+    """A ``side`` × ``side`` board holding every hand label, one free square, and Full House squares."""
+    labels = [*HAND_LABELS, FREE]
+    labels += ["FH"] * (side * side - len(labels))
+    return [" ".join(labels[r * side : (r + 1) * side]) for r in range(side)]
+
+
+def test_a_board_larger_than_15_by_15_is_refused() -> None:
+    with pytest.raises(BoardError, match=r"90×90: boards have at most 15 rows and columns"):
+        layout_from_rows(square_board(90))
+    with pytest.raises(BoardError, match="at most 15"):
+        layout_from_rows(square_board(16))
+    assert layout_from_rows(square_board(15)).size == 225
+
+
+def test_a_custom_board_the_chips_cannot_fill_is_refused() -> None:
+    """11×11 has 120 open squares, more than 2 × 50 chips: classic play could stall for ever."""
+    with pytest.raises(ConfigError, match=r"120 open squares but the 2 teams have 2 × 50 = 100 chips"):
+        create("classic-board", board=square_board(11))
+    assert create("classic-board", board=square_board(11), chips=60).rules.layout.size == 121
+    assert create("classic-board", players=3, board=square_board(11)).rules.teams == 3
+
+
+def test_a_game_on_the_largest_fillable_board_ends() -> None:
+    """(An unfillable 15×15 board stalled: seed 1 had both supplies empty and no end after 30,000 actions.)"""
+    game = create("classic-board", board=square_board(10))
+    match = Match(game, seed=3)
+    rng = Random(3)
+    for _ in range(20_000):
+        if match.state.is_terminal:
+            break
+        match.act(rng.choice([a for a in match.state.legal_actions() if not isinstance(a, Resign | Timeout)]))
+    assert match.state.is_terminal and "runs" in match.state.result().reason
+
+
+def test_a_board_file_over_1_mib_is_refused_before_reading(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    with big.open("wb") as out:  # sparse: no megabyte is written
+        out.truncate(2**20 + 1)
+    with pytest.raises(BoardError, match="too large for a board file"):
+        load_board(big)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("deep.json", '{"rows": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+        ("deep.toml", "rows = " + "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ("big.json", '{"rows": ["S"], "n": ' + "9" * 5000 + "}", "number too long"),
+        ("big.toml", 'rows = ["S"]\nn = ' + "9" * 5000, "number too long"),
+    ],
+)
+def test_nested_or_huge_number_board_files_are_board_errors(
+    tmp_path: Path, name: str, content: str, message: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(BoardError, match=message):
+        load_board(path)

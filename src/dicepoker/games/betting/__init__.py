@@ -61,6 +61,7 @@ Rules, chosen to agree with PokerKit (checked action by action in ``tests/games/
 from dicepoker.games.betting.actions import Bet, BettingAction, Call, Check, Fold, Raise, parse_betting_action
 from dicepoker.games.betting.engine import Betting, next_dealer, seats_with_chips
 from dicepoker.games.betting.rules import (
+    MAX_STACK,
     BettingRules,
     Comparable,
     Limit,
@@ -73,6 +74,7 @@ from dicepoker.games.betting.rules import (
 )
 
 __all__ = [
+    "MAX_STACK",
     "Bet",
     "Betting",
     "BettingAction",

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from dicepoker.core.errors import NotationError
 from dicepoker.core.fields import require_int
+from dicepoker.core.notation import parse_int
 from dicepoker.core.types import Action
 
 
@@ -66,7 +67,8 @@ def parse_betting_action(words: Sequence[str]) -> BettingAction | None:
         simple: dict[str, BettingAction] = {"fold": Fold(), "check": Check(), "call": Call()}
         return simple[head]
     if head in ("bet", "raise"):
-        if len(rest) != 1 or not rest[0].isdigit():
+        if len(rest) != 1:
             raise NotationError(f"{head} needs one whole amount (the total wager), e.g. '{head} 20'")
-        return Bet(int(rest[0])) if head == "bet" else Raise(int(rest[0]))
+        amount = parse_int(rest[0], f"{head}: the amount (the total wager, e.g. '{head} 20')", low=0)
+        return Bet(amount) if head == "bet" else Raise(amount)
     return None

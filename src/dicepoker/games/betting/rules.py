@@ -10,6 +10,10 @@ from typing import Any, Protocol
 from dicepoker.core.errors import ConfigError
 from dicepoker.core.types import JSON, Seat
 
+MAX_STACK = 10**9
+"""The largest starting stack (and ante) a betting game accepts: far beyond any real game, small enough that
+every amount stays an ordinary number in messages, views and the bots' arithmetic."""
+
 
 class Limit(enum.Enum):
     FIXED = "fixed"

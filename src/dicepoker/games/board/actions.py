@@ -15,6 +15,7 @@ from typing import ClassVar
 from dicepoker.core.errors import NotationError
 from dicepoker.core.fields import require_int
 from dicepoker.core.game import unknown_action
+from dicepoker.core.notation import parse_int
 from dicepoker.core.types import Action, ChanceAction
 from dicepoker.games.dice_turn import parse_turn_action
 
@@ -75,9 +76,10 @@ OPENING_OUTCOMES = tuple(OpeningRoll(face) for face in range(1, 7))
 
 
 def parse_square(words: Sequence[str], verb: str) -> tuple[int, int]:
-    if len(words) != 2 or not all(w.isdigit() and int(w) >= 1 for w in words):
+    if len(words) != 2:
         raise NotationError(f"{verb} needs a row and a column, both from 1: e.g. '{verb} 3 4'")
-    return int(words[0]) - 1, int(words[1]) - 1
+    row = parse_int(words[0], f"{verb}: the row (e.g. '{verb} 3 4')", low=1)
+    return row - 1, parse_int(words[1], f"{verb}: the column (e.g. '{verb} 3 4')", low=1) - 1
 
 
 def parse_board_action(words: list[str], text: str) -> Action:

@@ -86,6 +86,22 @@ class Preset:
             )
 
 
+def check_fillable(layout: Layout, teams: int, chips: int) -> None:
+    """A custom board must be one the teams' chips can fill (BD-2: a team with no chips cannot place).
+
+    On a larger board the supplies run out with squares still open; without five-of-a-kind removals (classic)
+    nothing can change any more while the position does not count as stuck, so the game would never end.
+    The default board (80 open squares, 2 × 50 chips) passes; the chips option on it is not checked.
+    """
+    open_squares = layout.size - 1
+    if teams * chips < open_squares:
+        raise ConfigError(
+            f"board {layout.name!r} has {open_squares} open squares but the {teams} teams have {teams} × {chips} = "
+            f"{teams * chips} chips: a game on it might never end (BD-2); use a board of at most {teams * chips + 1} "
+            "squares or more chips"
+        )
+
+
 ZEPHERIN = Preset("zepherin", five_kind_removal=True)
 CLASSIC = Preset("classic-board", five_kind_removal=False)
 

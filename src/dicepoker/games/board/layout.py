@@ -26,6 +26,11 @@ from dicepoker.core.errors import ConfigError
 from dicepoker.core.types import JSON
 
 RUN_LENGTH = 5
+MAX_SIDE = 15
+"""The most rows or columns a board may have: larger boards only slow every rule and bot down, and a game on
+one could not fill it with the chips of BD-2 (see :func:`dicepoker.games.board.config.check_fillable`)."""
+MAX_BOARD_BYTES = 2**20
+"""The largest board file :func:`load_board` reads (1 MiB; a 15×15 board is under 2 KB)."""
 FREE = "**"
 STRAIGHT = "S"
 FULL_HOUSE = "FH"
@@ -151,6 +156,10 @@ def parse_board(text: str, *, fmt: str, source: str = "board") -> Layout:
         data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise BoardError(f"{source}: not valid {fmt.upper()}: {exc}") from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise BoardError(f"{source}: not valid {fmt.upper()}: a number too long to read") from None
+    except RecursionError:
+        raise BoardError(f"{source}: not valid {fmt.upper()}: nested too deeply") from None
     if not isinstance(data, dict) or "rows" not in data:
         raise BoardError(f"{source}: a board needs a 'rows' list (one string of labels per row)")
     rows, name = data["rows"], data.get("name", Path(source).stem)
@@ -166,6 +175,8 @@ def load_board(path: str | Path) -> Layout:
     path = Path(path)
     fmt = "json" if path.suffix.lower() == ".json" else "toml"
     try:
+        if path.stat().st_size > MAX_BOARD_BYTES:
+            raise BoardError(f"{path}: {path.stat().st_size:,} bytes is too large for a board file (at most 1 MiB)")
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise BoardError(f"{path}: not a text file") from None
@@ -185,6 +196,9 @@ def default_layout() -> Layout:
 def _validate(name: str, rows: tuple[tuple[str, ...], ...]) -> None:
     if not rows or not rows[0]:
         raise BoardError(f"board {name!r} is empty")
+    if len(rows) > MAX_SIDE or max(len(row) for row in rows) > MAX_SIDE:
+        height, width = len(rows), max(len(row) for row in rows)
+        raise BoardError(f"board {name!r} is {height}×{width}: boards have at most {MAX_SIDE} rows and columns")
     widths = {len(row) for row in rows}
     if len(widths) != 1:
         detail = ", ".join(f"row {i} has {len(row)}" for i, row in enumerate(rows, start=1))

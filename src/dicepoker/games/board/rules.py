@@ -27,7 +27,7 @@ from dicepoker.games.board.actions import (
     parse_board_action,
 )
 from dicepoker.games.board.claims import HandReading, read_hand
-from dicepoker.games.board.config import CLASSIC, ZEPHERIN, BoardConfig, BoardRules, Preset
+from dicepoker.games.board.config import CLASSIC, ZEPHERIN, BoardConfig, BoardRules, Preset, check_fillable
 from dicepoker.games.board.evaluation import best_claim
 from dicepoker.games.board.layout import Square
 from dicepoker.games.board.position import Position, Team
@@ -315,6 +315,8 @@ class BoardGame(Game[BoardConfig, BoardState]):
         config = self.config
         teams = config.teams if config.teams is not None else self.preset.default_teams(config.players)
         self.preset.check_sides(config.players, teams)
+        if config.board is not None:
+            check_fillable(config.layout(), teams, config.chips)
         self.config = replace(config, teams=teams)
         self.rules = BoardRules(self.preset, config.layout(), config.players, teams, config.chips, config.runs_to_win)
 

@@ -30,8 +30,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
-from dicepoker.core.errors import ConfigError, CorruptLog
+from dicepoker.core.errors import ConfigError, CorruptLog, NotationError
+from dicepoker.core.fields import shown
 from dicepoker.core.log import Event, EventLog, check_fairness, replay_states
+from dicepoker.core.notation import parse_int, quote
 from dicepoker.core.state import State
 from dicepoker.core.types import JSON
 from dicepoker.games.registry import create, game_class, replay
@@ -175,6 +177,10 @@ def read_history(text: str) -> EventLog:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CorruptLog(f"not a hand history: {exc}") from exc
+    except ValueError:  # tomllib lets int's 4,300-digit limit through
+        raise CorruptLog("not a hand history: a number too long to read") from None
+    except RecursionError:
+        raise CorruptLog("not a hand history: arrays or tables nested too deeply") from None
     game = data.get("variant")
     if not isinstance(game, str) or game not in _VARIANTS:
         known = ", ".join(json.dumps(name) for name in _VARIANTS)
@@ -194,9 +200,13 @@ def read_history(text: str) -> EventLog:
         if who == "d" and action:
             events.append(Event(None, action))
         elif seat and action:
-            events.append(Event(int(seat[1]), action))
+            try:
+                events.append(Event(parse_int(seat[1], f"action {number}: the seat"), action))
+            except NotationError as exc:
+                raise CorruptLog(str(exc)) from None
         else:
-            raise CorruptLog(f"action {number} ({line!r}): expected 'd <dice>' or 'p<seat> <action>'")
+            pictured = quote(line) if isinstance(line, str) else shown(line)
+            raise CorruptLog(f"action {number} ({pictured}): expected 'd <dice>' or 'p<seat> <action>'")
     fairness = None
     if "fairness" in data:
         record = data["fairness"]

@@ -18,6 +18,7 @@ from functools import cache, cached_property
 from random import Random
 
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
+from dicepoker.core.fields import shown
 from dicepoker.core.frozen import evolve
 from dicepoker.core.game import Game, unknown_action
 from dicepoker.core.rolloff import RollOff
@@ -34,7 +35,15 @@ from dicepoker.core.types import (
     ToAct,
 )
 from dicepoker.dice.suited import BAG, HandCategory, Suit, SuitedDie, best_value, category_of, parse_suited
-from dicepoker.games.betting import Betting, BettingRules, Check, Fold, next_dealer, parse_betting_action
+from dicepoker.games.betting import (
+    MAX_STACK,
+    Betting,
+    BettingRules,
+    Check,
+    Fold,
+    next_dealer,
+    parse_betting_action,
+)
 from dicepoker.games.holdem.actions import FLOP_REROLLS, HIGH_ROLLS, Draw, FlopReroll, HighRoll, Phase
 from dicepoker.games.holdem.view import (
     HoldemView,
@@ -74,7 +83,7 @@ class HoldemConfig:
     players: int = 2
     """HE-1: 2 to 6 players."""
     stack: int = 1000
-    """HE-1: every player starts with this many chips (a multiple of 10)."""
+    """HE-1: every player starts with this many chips (a multiple of 10, at most ``MAX_STACK``, 10**9)."""
     ante: int = 10
     """HE-3: the ante of each hand."""
 
@@ -82,7 +91,9 @@ class HoldemConfig:
         for name in ("players", "stack", "ante"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ConfigError(f"{name} must be a whole number, got {value!r}")
+                raise ConfigError(f"{name} must be a whole number, got {shown(value)}")
+            if value > MAX_STACK:
+                raise ConfigError(f"{name} must be at most {MAX_STACK:,}, got {shown(value)}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ConfigError(f"holdem is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {self.players}")
         if self.stack <= 0 or self.stack % UNIT or self.ante < 0 or self.ante % UNIT:

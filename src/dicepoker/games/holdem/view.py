@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from dicepoker.core.fields import shown
 from dicepoker.core.types import JSON, Seat, View
 from dicepoker.dice.suited import Suit, SuitedDie
 from dicepoker.games.betting import Payout, payout_from_json, payout_json
@@ -83,6 +84,9 @@ def dice_json(dice: Sequence[SuitedDie]) -> list[str]:
 
 def dice_from_json(words: Sequence[str]) -> tuple[SuitedDie, ...]:
     # Not parse_suited: a redrawn secret in tests may hold any dice; the bag is checked by the rules.
+    for word in words:
+        if not isinstance(word, str) or len(word) != 2 or word[0] not in "123456" or word[1] not in "rbwy":
+            raise ValueError(f"{shown(word)} is not a suited die (a face 1-6 and a suit r, b, w or y)")
     return tuple((int(w[0]), Suit("rbwy".index(w[1]))) for w in words)
 
 

@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from dicepoker.core.errors import NotationError
 from dicepoker.core.fields import require_int, require_ints, require_members
+from dicepoker.core.notation import quote
 from dicepoker.core.types import Action, ChanceAction
 from dicepoker.dice.poker import Face, PokerDice, format_dice, parse_dice
 
@@ -84,7 +85,7 @@ def parse_peekpoker_action(words: Sequence[str], text: str) -> Action | None:
     head, rest = (words[0], list(words[1:])) if words else ("", [])
     if head == "high-roll":
         if not rest or not all(w in "123456" and len(w) == 1 for w in rest):
-            raise NotationError(f"high-roll needs standard dice 1-6, got {text!r}")
+            raise NotationError(f"high-roll needs standard dice 1-6, got {quote(text)}")
         return HighRoll(tuple(int(w) for w in rest))
     if head == "rolled":
         return Rolled(tuple(sorted(parse_dice(" ".join(rest)))))

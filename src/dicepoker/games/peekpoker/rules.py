@@ -20,12 +20,14 @@ from itertools import product
 from random import Random
 
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
+from dicepoker.core.fields import shown
 from dicepoker.core.game import Game, unknown_action
 from dicepoker.core.rolloff import RollOff
 from dicepoker.core.state import State
 from dicepoker.core.types import CHANCE, JSON, Action, ChanceAction, Resign, Result, Seat, Timeout, ToAct
 from dicepoker.dice.poker import Face, PokerDice, format_dice, outcomes, parse_dice, strength
 from dicepoker.games.betting import (
+    MAX_STACK,
     Bet,
     Betting,
     BettingRules,
@@ -52,7 +54,7 @@ class PeekPokerConfig:
     players: int = 2
     """PK-1: 2 to 4 players."""
     stack: int = 48
-    """PK-1: everyone's starting chips."""
+    """PK-1: everyone's starting chips (2 to ``MAX_STACK``, 10**9)."""
     blinds: bool = False
     """PK-3/PK-14 option: blinds 1/2 instead of an ante of 1."""
     forced_bet: bool = False
@@ -66,14 +68,14 @@ class PeekPokerConfig:
         for name in ("players", "stack"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ConfigError(f"{name} must be a whole number, got {value!r}")
+                raise ConfigError(f"{name} must be a whole number, got {shown(value)}")
         for name in ("blinds", "forced_bet", "split_community", "ace_rerolls"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false, got {getattr(self, name)!r}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ConfigError(f"peekpoker is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {self.players}")
-        if self.stack < 2:
-            raise ConfigError(f"the starting stack must be at least 2 chips, got {self.stack}")
+        if not 2 <= self.stack <= MAX_STACK:
+            raise ConfigError(f"the starting stack must be from 2 to {MAX_STACK:,} chips, got {shown(self.stack)}")
 
     @property
     def community_rolls(self) -> tuple[int, ...]:
