@@ -230,7 +230,7 @@ def test_end_of_input_through_a_pipe_exits_0(tmp_path: Path) -> None:
 def test_bad_options_exit_2(args: list[str], message: str) -> None:
     result = CliRunner().invoke(app, ["play", "holdem", *args], input="")
     assert result.exit_code == 2
-    assert result.stderr.startswith("error:") and message in result.stderr.replace("\n", " ")
+    assert result.stderr.startswith("error:") and message in " ".join(result.stderr.split())
 
 
 # -- the pot line (issue 13 §4) ---------------------------------------------------------------------------

@@ -140,7 +140,7 @@ def test_resume_refuses_a_seed_and_a_save_that_exists(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["play", "scorecard", "--resume", str(path), "--seed", "3"])
     assert result.exit_code == 2 and "--seed cannot be given with --resume" in result.stderr
     result = CliRunner().invoke(app, ["play", "scorecard", "--resume", str(path), "--save", str(path)])
-    assert result.exit_code == 2 and "--force" in result.stderr.replace("\n", " ")
+    assert result.exit_code == 2 and "--force" in " ".join(result.stderr.split())
 
 
 # -- the clock ---------------------------------------------------------------------------------------------
