@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dicepoker.bots.opponent import OpponentModel, Range, Snapshot, choose, quantiles
-from dicepoker.bots.ranges import BetsFaced, tightened
+from dicepoker.bots.ranges import BetsFaced, implied
 from dicepoker.bots.tracker import HandTracker
 from dicepoker.core.types import Action, View
 from dicepoker.dice.suited import BAG, CODES, best_values, code
@@ -91,9 +91,9 @@ class EquityBot:
 
     name = "equity"
     samples = 200
-    value_margin = 0.45
+    value_margin = 0.05
     """Bet or raise when equity exceeds the fair share by this fraction of what is above it."""
-    later = 0.0
+    later = 0.5
     """Share of the biggest bets of the streets still to come counted into the price of a call."""
 
     def __init__(self) -> None:
@@ -103,9 +103,12 @@ class EquityBot:
         assert isinstance(view, HoldemView) and view.seat is not None
         me = view.seat
         to_call = max(view.bets) - view.bets[me]
-        faced = self.faced.update(me, (view.hand, *view.pocket), view.pot_total, to_call > 0)
+        # With antes the dealer acts last in every round (HE-4): nothing to call there means a check to it.
+        checked_to = to_call == 0 and view.dealer == me
+        key, street = (view.hand, *view.pocket), STREETS.index(view.street) if view.street is not None else 0
+        faced = self.faced.update(me, key, view.pot_total, street, facing=to_call > 0, checked_to=checked_to)
         opponents = sum(1 for s, flag in enumerate(view.in_hand) if flag and s != me)
-        equity = estimate_equity(view, self.samples, rng) if faced == 0 else self._against_bets(view, faced, rng)
+        equity = estimate_equity(view, self.samples, rng) if faced == (0, 0) else self._implied(view, faced, rng)
         fair = 1.0 / (opponents + 1)
         increases = [a for a in legal if isinstance(a, (Bet, Raise))]
         if increases and equity > fair + (1 - fair) * self.value_margin:
@@ -113,18 +116,17 @@ class EquityBot:
         if to_call == 0:
             return Check()
         # A call now is a call of the bets still to come too: the bettor who bet once will likely bet again.
-        street = STREETS.index(view.street) if view.street is not None else 0
         later = self.later * sum(r.high or r.low for r in RULES.rounds[street + 1 :])
         pot_odds = (to_call + later) / (view.pot_total + to_call + 2 * later)
         return Call() if equity >= pot_odds else Fold()
 
-    def _against_bets(self, view: HoldemView, faced: int, rng: Random) -> float:
-        """Equity against pockets cut to the best share :mod:`.ranges` leaves after ``faced`` bets (and,
-        with several opponents, as if each held such a pocket)."""
+    def _implied(self, view: HoldemView, faced: tuple[int, int], rng: Random) -> float:
+        """Equity against the pockets :mod:`.ranges` leaves after the bets and checks ``faced`` (and, with
+        several opponents, as if each held such a pocket)."""
         opponents = sum(1 for s, flag in enumerate(view.in_hand) if flag and s != view.seat)
         known = tuple(sorted(code(d) for d in (*view.pocket, *view.board)))
         prior = _pocket_prior(known)
-        weights = tightened(prior, _strengths(tuple(code(d) for d in view.board), known), faced)
+        weights = implied(prior, _strengths(tuple(code(d) for d in view.board), known), *faced)
         generator = np.random.default_rng(rng.getrandbits(64))
         drawn = generator.choice(len(POCKETS), size=self.samples, p=weights)
         return float(_equity_against(view, drawn, generator).mean()) ** opponents

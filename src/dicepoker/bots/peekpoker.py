@@ -39,7 +39,7 @@ from dicepoker.analysis.peekpoker_odds import (
     plan_rerolls,
 )
 from dicepoker.bots.opponent import OpponentModel, Range, Snapshot, choose, quantiles
-from dicepoker.bots.ranges import BetsFaced, tightened
+from dicepoker.bots.ranges import BetsFaced, implied
 from dicepoker.bots.tracker import HandTracker
 from dicepoker.core.types import Action, View
 from dicepoker.dice.poker import RANKED_KEYS, Face, PokerDice, outcomes
@@ -167,7 +167,7 @@ class EquityBot:
     """Equity against the hands the opponent's betting leaves (:mod:`.ranges`) against the pot odds."""
 
     name = "equity"
-    value = 0.65
+    value = 0.55
     """Bet or raise the pot with at least this equity."""
     free = 2
     """A wager of at most this much is a blind or a forced bet (PK-3, PK-14), no sign of strength."""
@@ -180,12 +180,21 @@ class EquityBot:
         if any(isinstance(a, (Stand, RerollAces)) for a in legal):
             return beat_the_table(view, legal)
         facing = view.to_call() > 0 and max(view.bets) > self.free
+        # With antes the dealer acts last in every round: nothing wagered there means a check to it.
+        checked_to = view.dealer == view.seat and not any(view.bets)
         key = (view.hand_number, *sorted(view.own))
-        faced = self.faced.update(view.seat, key, view.pot, facing)
+        # No limit: each raise says more (and a maniac's raises put the bot all in before it can fold much).
+        event = (view.betting_round, max(view.bets))
+        faced = self.faced.update(view.seat, key, view.pot, event, facing=facing, checked_to=checked_to)
         community = tuple(sorted(view.community))
-        weights = tightened(TRIPLE_P, _strengths(community), faced) if faced else None
+        weights = implied(TRIPLE_P, _strengths(community), *faced) if faced != (0, 0) else None
         equity = hand_equity(view.own, view.community, rerolls=True, opponent_weights=weights) ** _opponents(view)
-        if equity > self.value:
+        strong = equity
+        if facing:
+            # Raise only hands still ahead of the range that would raise again: else a re-raise is paid.
+            stronger = implied(TRIPLE_P, _strengths(community), faced[0] + 1)
+            strong = hand_equity(view.own, view.community, rerolls=True, opponent_weights=stronger) ** _opponents(view)
+        if strong > self.value:
             sized = pot_sized(view, legal)
             if sized is not None:
                 return sized
