@@ -70,10 +70,11 @@ def implied(prior: FloatArray, strength: FloatArray, bets: int, checks: int = 0)
     if they bet, else to the weakest ``CHECK_KEEP ** checks``; normalised. Never empty.
 
     >>> import numpy as np
-    >>> implied(np.full(4, 0.25), np.array([0.1, 0.4, 0.3, 0.9]), 1).tolist()
-    [0.0, 0.5, 0.0, 0.5]
-    >>> implied(np.full(4, 0.25), np.array([0.1, 0.4, 0.3, 0.9]), 0, 1).tolist()
-    [0.3333333333333333, 0.3333333333333333, 0.3333333333333333, 0.0]
+    >>> prior, strength = np.full(10, 0.1), np.arange(10.0)  # ten equally likely hands, the last the best
+    >>> np.flatnonzero(implied(prior, strength, 1)).tolist()  # a bet: the best 70% are left
+    [3, 4, 5, 6, 7, 8, 9]
+    >>> np.flatnonzero(implied(prior, strength, 0, 1)).tolist()  # a check: the weakest 60%
+    [0, 1, 2, 3, 4, 5]
     """
     q = quantiles(strength, prior)
     if bets:
