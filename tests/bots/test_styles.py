@@ -21,18 +21,21 @@ Decision = tuple[View, list[Action], Action]
 
 
 def decisions(game: str, name: str, players: int, seed: int, steps: int) -> Iterator[Decision]:
-    """The style's decisions in one seeded game where it holds every seat (so it meets itself)."""
+    """The style's first ``steps`` decisions in seeded games where it holds every seat (it meets itself)."""
     bot, rng = create_bot(game, name), Random(seed)
-    match = Match(HoldemGame(players=players) if game == "holdem" else PeekPokerGame(players=players), seed=seed)
-    for _ in range(steps):
-        if match.state.is_terminal:
-            return
-        seat = match.state.to_act[0]  # type: ignore[index]
-        view, legal = match.state.view(seat), list(match.state.legal_actions(seat))
-        action = bot.choose(view, legal, rng)
-        assert action in legal
-        yield view, legal, action
-        match.act(action, seat)
+    for number in range(1000):
+        new = HoldemGame(players=players) if game == "holdem" else PeekPokerGame(players=players)
+        match = Match(new, seed=seed * 1000 + number)
+        while not match.state.is_terminal:
+            seat = match.state.to_act[0]  # type: ignore[index]
+            view, legal = match.state.view(seat), list(match.state.legal_actions(seat))
+            action = bot.choose(view, legal, rng)
+            assert action in legal
+            yield view, legal, action
+            steps -= 1
+            if steps == 0:
+                return
+            match.act(action, seat)
 
 
 def betting(found: Iterator[Decision]) -> list[Decision]:
@@ -73,7 +76,7 @@ def test_maniac_bets_or_raises_whenever_it_may(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_tight_bets_only_strong_hands_and_folds_the_rest(game: str) -> None:
-    seen = betting(decisions(game, "tight", 2, 3, 1500))
+    seen = betting(decisions(game, "tight", 2, 3, 800))
     kinds = {type(action) for _, _, action in seen}
     assert Fold in kinds or Check in kinds
     for view, legal, action in seen:
@@ -90,7 +93,7 @@ def test_tight_bets_only_strong_hands_and_folds_the_rest(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_lag_bets_good_hands_and_bluffs_some_of_the_rest(game: str) -> None:
     style = STYLES["lag"]
-    seen = betting(decisions(game, "lag", 2, 4, 1500))
+    seen = betting(decisions(game, "lag", 2, 4, 800))
     may = [(view, action) for view, legal, action in seen if any(isinstance(a, (Bet, Raise)) for a in legal)]
     good = [action for view, action in may if strength(view) >= style.raise_at]
     weak = [action for view, action in may if strength(view) < style.raise_at]
