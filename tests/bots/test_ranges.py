@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from dicepoker.bots import ranges
@@ -28,7 +30,7 @@ def test_each_bet_keeps_a_stronger_share_down_to_the_floor() -> None:
     shares = [float((implied(prior, strength, bets) > 0).mean()) for bets in range(6)]
     assert shares[0] > 0.99
     assert shares[1] == share_of(ranges.KEEP)
-    assert all(a >= b for a, b in zip(shares, shares[1:], strict=False))
+    assert all(a >= b for a, b in itertools.pairwise(shares))
     assert shares[-1] == share_of(ranges.FLOOR)
     kept = implied(prior, strength, 2) > 0
     assert kept[-1] and not kept[0]  # the strongest stay, the weakest go

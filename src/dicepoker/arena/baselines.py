@@ -62,7 +62,9 @@ class VsTable:
                 cells.append(f"{report.mean:+.2f} [{low:+.2f}, {high:+.2f}]")
             lines.append(f"| `{bot}` | " + " | ".join(cells) + " |")
         lines.append("")
-        lines.append(f"{self.hands:,} heads-up hands per pairing, seats swapped every hand; reproduce: `{self.command}`")
+        lines.append(
+            f"{self.hands:,} heads-up hands per pairing, seats swapped every hand; reproduce: `{self.command}`"
+        )
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, JSON]:

@@ -1,9 +1,10 @@
 """Dice Hold'em bots. Each decides from its view and the legal actions only (DESIGN §11).
 
 * ``equity``: estimates its chance to win at showdown (Monte Carlo over the dice still unseen) against
-  random hidden dice, or, once it has faced a bet, against pockets cut to the best half for each bet
-  or raise faced this hand (:mod:`dicepoker.bots.ranges`); calls when that beats the pot odds it is
-  offered, bets or raises strong hands. It remembers nothing from one hand to the next.
+  the pockets the betting of this hand leaves the opponent (:mod:`dicepoker.bots.ranges`: a round in
+  which they bet or raise keeps their stronger pockets, a check their weaker ones; random pockets before
+  either); bets or raises when ahead, calls when that beats the pot odds, counting half the biggest
+  bets of the streets to come into the price of a call. It remembers nothing from one hand to the next.
 * ``expert``: models its opponent (:mod:`dicepoker.bots.opponent`). It watches, over the hands of a
   session, how the opponent bets, and weighs each of the 300 pockets they may hold by how likely their
   betting this hand would be with it: a value bettor's raise leaves strong pockets, a random player's
@@ -80,10 +81,10 @@ def estimate_equity(view: HoldemView, samples: int, rng: Random) -> float:
 def strength_quantile(view: HoldemView) -> float:
     """Share of the pockets an opponent may hold that are weaker than this seat's on this board (by equity
     against a random pocket, the rest of the board averaged over): 0.8 means "among the best fifth"."""
-    pocket = tuple(sorted(code(d) for d in view.pocket))
-    known = tuple(sorted((*pocket, *(code(d) for d in view.board))))
+    first, second = sorted(code(d) for d in view.pocket)
+    known = tuple(sorted((first, second, *(code(d) for d in view.board))))
     strength = _strengths(tuple(code(d) for d in view.board), known)
-    return float(quantiles(strength, _pocket_prior(known))[POCKET_INDEX[pocket]])
+    return float(quantiles(strength, _pocket_prior(known))[POCKET_INDEX[first, second]])
 
 
 class EquityBot:

@@ -1,9 +1,10 @@
 """PeekPoker bots. Each decides from a :class:`PeekPokerView` and the legal actions only.
 
-- :class:`EquityBot`: equity of its own dice (ace re-rolls counted) against one random hand, or, once
-  it has faced a bet, against the hands cut to the best half for each bet or raise faced this hand
-  (:mod:`dicepoker.bots.ranges`); bets the pot when strong, calls by pot odds, otherwise checks or folds. At the showdown it re-rolls aces to
-  beat the best hand on the table as revealed.
+- :class:`EquityBot`: equity of its own dice (ace re-rolls counted) against the hands the betting of
+  this hand leaves the opponent (:mod:`dicepoker.bots.ranges`: each bet or raise keeps their stronger
+  hands, a check their weaker ones; all hands before either). It bets the pot when strong, raises only
+  hands still ahead of the range that would raise again, calls by pot odds, otherwise checks or folds.
+  At the showdown it re-rolls aces to beat the best hand on the table as revealed.
 - :class:`ExpertBot`: models its opponent (:mod:`dicepoker.bots.opponent`). Over the hands of a session
   it learns how often the opponent checks, calls, folds and bets each size, and how far those actions
   follow their dice (from the order of their actions within hands, and from the dice they show at

@@ -111,7 +111,6 @@ class PeekPokerStyleBot(_StyleBot):
         return decide(self.style, peekpoker.strength_quantile(view), legal, peekpoker.pot_sized(view, legal), rng)
 
 
-
 # The registry names a zero-argument class per bot; one per game and style keeps it that way.
 class HoldemStation(HoldemStyleBot):
     def __init__(self) -> None:
