@@ -14,7 +14,8 @@ from dicepoker.bots.holdem import EquityBot, ExpertBot, estimate_equity
 from dicepoker.bots.registry import create_bot
 from dicepoker.core import Match
 from dicepoker.dice.suited import parse_suited
-from dicepoker.games.holdem import HoldemGame
+from dicepoker.games.betting import Call, Fold, Raise
+from dicepoker.games.holdem import HoldemGame, HoldemView, Phase
 from tests.bots.expert_checks import assert_decides_from_views_only, learning_session
 
 
@@ -37,6 +38,25 @@ def test_equity_estimate_is_sane() -> None:
 def test_equity_beats_random_in_a_small_seeded_run() -> None:
     mean = duel("holdem", EquityBot(), RandomBot(), hands=150, seed=3).mean
     assert mean > 0
+
+
+def river_view(pocket: str, board: str) -> HoldemView:
+    """Seat 1 (the dealer) faces a bet of 20 into 80 on the river, after checks on every earlier street."""
+    return HoldemView(
+        seat=1, players=2, phase=Phase.HAND, hand=1, dealer=1, street="river", stacks=(950, 970), bets=(20, 0),
+        pots=((100, (0, 1)),), in_hand=(True, True), pocket=parse_suited(pocket), pocket_counts=(2, 2),
+        board=parse_suited(board), to_act=(1,), rolling=False, raise_count=1, last_showdown=None,
+        resigned=frozenset(), over=False,
+    )  # fmt: skip
+
+
+def test_equity_folds_to_a_bet_what_the_old_rule_called() -> None:
+    """The old rule called whenever its equity against a random pocket beat the pot odds (here 20%), so it
+    paid off every value bet; a bet leaves the opponent's stronger pockets, and this one is behind them."""
+    view, legal = river_view("5y 4b", "2b 5y 6r 6r 2r"), [Fold(), Call(), Raise(40)]
+    assert estimate_equity(view, 4000, Random(1)) > 0.2 + 0.05  # the old rule called
+    assert EquityBot().choose(view, legal, Random(0)) == Fold()
+    assert EquityBot().choose(river_view("6b 6w", "2b 5y 6r 6r 2r"), legal, Random(0)) == Raise(40)
 
 
 def test_expert_decides_from_views_only() -> None:

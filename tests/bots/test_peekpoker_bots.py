@@ -20,7 +20,7 @@ from tests.games.peekpoker.test_rules import run
 
 
 def test_registered() -> None:
-    assert bot_names("peekpoker") == ["random", "equity", "expert"]
+    assert bot_names("peekpoker")[:3] == ["random", "equity", "expert"]  # then the styles (test_styles)
 
 
 @pytest.mark.parametrize("name", ["random", "equity", "expert"])
@@ -99,9 +99,11 @@ def _chips_per_hand(strong: str, weak: str, hands: int, seed: int) -> float:
 
 
 def test_strength_ladder_smoke() -> None:
-    """A short seeded check of the ladder (the 20,000-hand measurement is in the report)."""
+    """A short seeded check of the ladder over games of many hands (the duels of one hand each are in
+    the README). Expert against the sounder equity bot is close over so few hands: see
+    test_expert_beats_equity_and_reads_it_as_a_value_bettor for a longer session."""
     assert _chips_per_hand("equity", "random", 300, 1) > 0
-    assert _chips_per_hand("expert", "equity", 300, 1) > 0
+    assert _chips_per_hand("expert", "random", 300, 1) > 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -130,6 +132,18 @@ def test_expert_beats_equity_and_reads_it_as_a_value_bettor() -> None:
     expert, report = session("equity")
     assert report.mean > 0, report.summary()
     assert expert.model.informativeness > 0.6
+
+
+def test_equity_reads_a_shove_as_strength_where_the_old_rule_called() -> None:
+    """Q Q 9 has 55% against a random hand: the old rule (equity against a random hand above one half)
+    called any shove with it, paying off every value bet. A shove leaves the opponent's better hands."""
+    state = run(PeekPokerGame(players=2).initial_state(), "high-roll 6 1", "rolled 9 T Q", "rolled 9 Q Q", "bet 47")
+    view, legal = state.view(0), state.legal_actions(0)
+    assert hand_equity(view.own, view.community, rerolls=False) > 0.5  # the old rule called
+    assert EquityBot().choose(view, legal, Random(0)) == Fold()
+    # With A A K it still calls: ahead of the hands that shove.
+    strong = run(PeekPokerGame(players=2).initial_state(), "high-roll 6 1", "rolled 9 T Q", "rolled A A K", "bet 47")
+    assert EquityBot().choose(strong.view(0), strong.legal_actions(0), Random(0)) == Call()
 
 
 def test_a_shove_is_called_from_a_random_bettor_and_folded_to_a_tight_one() -> None:

@@ -1,7 +1,10 @@
 """Dice Hold'em bots. Each decides from its view and the legal actions only (DESIGN §11).
 
-* ``equity``: estimates its chance to win at showdown against random hidden dice (Monte Carlo over the
-  dice still unseen), calls when that beats the pot odds it is offered, bets or raises strong hands.
+* ``equity``: estimates its chance to win at showdown (Monte Carlo over the dice still unseen) against
+  the pockets the betting of this hand leaves the opponent (:mod:`dicepoker.bots.ranges`: a round in
+  which they bet or raise keeps their stronger pockets, a check their weaker ones; random pockets before
+  either); bets or raises when ahead, calls when that beats the pot odds, counting half the biggest
+  bets of the streets to come into the price of a call. It remembers nothing from one hand to the next.
 * ``expert``: models its opponent (:mod:`dicepoker.bots.opponent`). It watches, over the hands of a
   session, how the opponent bets, and weighs each of the 300 pockets they may hold by how likely their
   betting this hand would be with it: a value bettor's raise leaves strong pockets, a random player's
@@ -23,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dicepoker.bots.opponent import OpponentModel, Range, Snapshot, choose, quantiles
+from dicepoker.bots.ranges import BetsFaced, implied
 from dicepoker.bots.tracker import HandTracker
 from dicepoker.core.types import Action, View
 from dicepoker.dice.suited import BAG, CODES, best_values, code
@@ -74,36 +78,59 @@ def estimate_equity(view: HoldemView, samples: int, rng: Random) -> float:
     return float(share.mean())
 
 
+def strength_quantile(view: HoldemView) -> float:
+    """Share of the pockets an opponent may hold that are weaker than this seat's on this board (by equity
+    against a random pocket, the rest of the board averaged over): 0.8 means "among the best fifth"."""
+    first, second = sorted(code(d) for d in view.pocket)
+    known = tuple(sorted((first, second, *(code(d) for d in view.board))))
+    strength = _strengths(tuple(code(d) for d in view.board), known)
+    return float(quantiles(strength, _pocket_prior(known))[POCKET_INDEX[first, second]])
+
+
 class EquityBot:
-    """Bets by hand equity against the pot odds it is offered."""
+    """Bets by hand equity against the pot odds it is offered, the opponent's range cut by their betting."""
 
     name = "equity"
     samples = 200
-    value_margin = 0.45
+    value_margin = 0.05
     """Bet or raise when equity exceeds the fair share by this fraction of what is above it."""
-    bluff_margin = 1.0
-    """Bet without a bet to face when equity exceeds the fair share by this fraction (1.0: never)."""
-    respect = 0.0
-    """How much an opponent's bet or raise this round lowers the equity estimate."""
+    later = 0.5
+    """Share of the biggest bets of the streets still to come counted into the price of a call."""
+
+    def __init__(self) -> None:
+        self.faced = BetsFaced()
 
     def choose(self, view: View, legal: Sequence[Action], rng: Random) -> Action:
         assert isinstance(view, HoldemView) and view.seat is not None
-        equity = estimate_equity(view, self.samples, rng)
         me = view.seat
         to_call = max(view.bets) - view.bets[me]
-        if to_call > 0:
-            equity *= 1.0 - self.respect * min(1, view.raise_count)
+        # With antes the dealer acts last in every round (HE-4): nothing to call there means a check to it.
+        checked_to = to_call == 0 and view.dealer == me
+        key, street = (view.hand, *view.pocket), STREETS.index(view.street) if view.street is not None else 0
+        faced = self.faced.update(me, key, view.pot_total, street, facing=to_call > 0, checked_to=checked_to)
         opponents = sum(1 for s, flag in enumerate(view.in_hand) if flag and s != me)
+        equity = estimate_equity(view, self.samples, rng) if faced == (0, 0) else self._implied(view, faced, rng)
         fair = 1.0 / (opponents + 1)
         increases = [a for a in legal if isinstance(a, (Bet, Raise))]
         if increases and equity > fair + (1 - fair) * self.value_margin:
             return max(increases, key=lambda a: a.to)
         if to_call == 0:
-            if increases and equity > fair + (1 - fair) * self.bluff_margin:
-                return min(increases, key=lambda a: a.to)
             return Check()
-        pot_odds = to_call / (view.pot_total + to_call)
+        # A call now is a call of the bets still to come too: the bettor who bet once will likely bet again.
+        later = self.later * sum(r.high or r.low for r in RULES.rounds[street + 1 :])
+        pot_odds = (to_call + later) / (view.pot_total + to_call + 2 * later)
         return Call() if equity >= pot_odds else Fold()
+
+    def _implied(self, view: HoldemView, faced: tuple[int, int], rng: Random) -> float:
+        """Equity against the pockets :mod:`.ranges` leaves after the bets and checks ``faced`` (and, with
+        several opponents, as if each held such a pocket)."""
+        opponents = sum(1 for s, flag in enumerate(view.in_hand) if flag and s != view.seat)
+        known = tuple(sorted(code(d) for d in (*view.pocket, *view.board)))
+        prior = _pocket_prior(known)
+        weights = implied(prior, _strengths(tuple(code(d) for d in view.board), known), *faced)
+        generator = np.random.default_rng(rng.getrandbits(64))
+        drawn = generator.choice(len(POCKETS), size=self.samples, p=weights)
+        return float(_equity_against(view, drawn, generator).mean()) ** opponents
 
 
 class ExpertBot:

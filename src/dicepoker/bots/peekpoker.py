@@ -1,8 +1,10 @@
 """PeekPoker bots. Each decides from a :class:`PeekPokerView` and the legal actions only.
 
-- :class:`EquityBot`: equity of its own dice against one random hand (ace re-rolls ignored); bets a
-  pot when strong, calls by pot odds, otherwise checks or folds. At the showdown it re-rolls aces to
-  beat the best hand on the table as revealed.
+- :class:`EquityBot`: equity of its own dice (ace re-rolls counted) against the hands the betting of
+  this hand leaves the opponent (:mod:`dicepoker.bots.ranges`: each bet or raise keeps their stronger
+  hands, a check their weaker ones; all hands before either). It bets the pot when strong, raises only
+  hands still ahead of the range that would raise again, calls by pot odds, otherwise checks or folds.
+  At the showdown it re-rolls aces to beat the best hand on the table as revealed.
 - :class:`ExpertBot`: models its opponent (:mod:`dicepoker.bots.opponent`). Over the hands of a session
   it learns how often the opponent checks, calls, folds and bets each size, and how far those actions
   follow their dice (from the order of their actions within hands, and from the dice they show at
@@ -38,6 +40,7 @@ from dicepoker.analysis.peekpoker_odds import (
     plan_rerolls,
 )
 from dicepoker.bots.opponent import OpponentModel, Range, Snapshot, choose, quantiles
+from dicepoker.bots.ranges import BetsFaced, implied
 from dicepoker.bots.tracker import HandTracker
 from dicepoker.core.types import Action, View
 from dicepoker.dice.poker import RANKED_KEYS, Face, PokerDice, outcomes
@@ -143,26 +146,59 @@ def _passive(legal: Sequence[Action], equity: float, view: PeekPokerView) -> Act
     return Fold() if Fold() in legal else legal[0]
 
 
+def pot_sized(view: PeekPokerView, legal: Sequence[Action]) -> Action | None:
+    """The legal bet or raise nearest to a pot-sized one (the pot after calling), if any is legal."""
+    to_call = view.to_call()
+    return _amount_action(legal, max(view.bets) + view.pot + to_call)
+
+
 def _opponents(view: PeekPokerView) -> int:
     return max(1, sum(view.in_hand) - 1)
 
 
+def strength_quantile(view: PeekPokerView) -> float:
+    """Share of the hands an opponent may hold that are weaker than this seat's on this board (by equity
+    against a random hand, ace re-rolls counted, community dice still to come averaged over)."""
+    strength = _strengths(tuple(sorted(view.community)))
+    return float(quantiles(strength, TRIPLE_P)[TRIPLE_INDEX[tuple(sorted(view.own))]])
+
+
 # -- bots -------------------------------------------------------------------------------------------
 class EquityBot:
+    """Equity against the hands the opponent's betting leaves (:mod:`.ranges`) against the pot odds."""
+
     name = "equity"
+    value = 0.55
+    """Bet or raise the pot with at least this equity."""
+    free = 2
+    """A wager of at most this much is a blind or a forced bet (PK-3, PK-14), no sign of strength."""
+
+    def __init__(self) -> None:
+        self.faced = BetsFaced()
 
     def choose(self, view: View, legal: Sequence[Action], rng: Random) -> Action:
         assert isinstance(view, PeekPokerView) and view.seat is not None
         if any(isinstance(a, (Stand, RerollAces)) for a in legal):
-            return _beat_the_table(view, legal)
-        equity = hand_equity(view.own, view.community, rerolls=False) ** _opponents(view)
-        if equity > 0.65:
-            sized = _amount_action(legal, max(view.bets) + view.pot)
+            return beat_the_table(view, legal)
+        facing = view.to_call() > 0 and max(view.bets) > self.free
+        # With antes the dealer acts last in every round: nothing wagered there means a check to it.
+        checked_to = view.dealer == view.seat and not any(view.bets)
+        key = (view.hand_number, *sorted(view.own))
+        # No limit: each raise says more (and a maniac's raises put the bot all in before it can fold much).
+        event = (view.betting_round, max(view.bets))
+        faced = self.faced.update(view.seat, key, view.pot, event, facing=facing, checked_to=checked_to)
+        community = tuple(sorted(view.community))
+        weights = implied(TRIPLE_P, _strengths(community), *faced) if faced != (0, 0) else None
+        equity = hand_equity(view.own, view.community, rerolls=True, opponent_weights=weights) ** _opponents(view)
+        strong = equity
+        if facing:
+            # Raise only hands still ahead of the range that would raise again: else a re-raise is paid.
+            stronger = implied(TRIPLE_P, _strengths(community), faced[0] + 1)
+            strong = hand_equity(view.own, view.community, rerolls=True, opponent_weights=stronger) ** _opponents(view)
+        if strong > self.value:
+            sized = pot_sized(view, legal)
             if sized is not None:
                 return sized
-            return Call() if Call() in legal else Check() if Check() in legal else legal[0]
-        if equity > 0.5 and Call() in legal:
-            return Call()
         return _passive(legal, equity, view)
 
 
@@ -277,7 +313,7 @@ def _shown(view: PeekPokerView) -> dict[int, PokerDice]:
     return {s: d for s, d in enumerate(view.dice) if d is not None and view.in_hand[s] and s != view.seat}
 
 
-def _beat_the_table(view: PeekPokerView, legal: Sequence[Action]) -> Action:
+def beat_the_table(view: PeekPokerView, legal: Sequence[Action]) -> Action:
     """Re-roll to beat the best hand revealed, as if the others stand."""
     others = _shown(view)
     target = max((hand_strength(d, view.community) for d in others.values()), default=0)

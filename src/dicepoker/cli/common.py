@@ -112,11 +112,21 @@ def print_json(data: JSON) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
 
 
-def print_duel(game: str, bots: str, hands: int, seed: int | None, as_json: bool) -> None:
-    """The body of ``dicepoker simulate <betting game>``: a seeded heads-up duel, as text or JSON."""
+def print_duel(game: str, bots: str, hands: int, seed: int | None, as_json: bool, vs: str | None = None) -> None:
+    """The body of ``dicepoker simulate <betting game>``: a seeded heads-up duel, as text or JSON; with
+    ``vs``, every bot of ``bots`` against every opponent of ``vs``, as a Markdown table."""
     from dicepoker.arena.duel import duel, parse_bots  # lazy: keeps the command's start-up light
     from dicepoker.tui.common import pick_seed
 
+    if vs is not None:
+        from dicepoker.arena.baselines import parse_names, vs_table
+
+        table = vs_table(game, parse_names(game, bots, "--bots"), parse_names(game, vs, "--vs"), hands, pick_seed(seed))
+        if as_json:
+            print_json(table.to_json())
+        else:
+            console.print(table.markdown(), markup=False, soft_wrap=True)
+        return
     first, second = parse_bots(game, bots)
     report = duel(game, first, second, hands, pick_seed(seed))
     if as_json:

@@ -115,6 +115,9 @@ def equity_command(
 @simulate_app.command("holdem")
 def simulate(
     bots: Annotated[str, typer.Option(help="Two bots, comma-separated: expert, equity, random.")] = "expert,equity",
+    vs: Annotated[
+        str | None, typer.Option(help="Opponents (e.g. station,maniac,tight,lag): a table, each of --bots vs each.")
+    ] = None,
     hands: Annotated[
         int, typer.Option(help="How many independent heads-up hands to play.", min=1, max=MAX_GAMES)
     ] = 1000,
@@ -126,9 +129,11 @@ def simulate(
     Hands are independent games at the default stacks (1,000); the bots swap seats every hand.
 
     Example: dicepoker simulate holdem --bots expert,equity --hands 2000 --seed 1
+
+    Against the opponent styles: dicepoker simulate holdem --bots expert,equity --vs station,maniac,tight,lag
     """
     with user_errors():
-        print_duel("holdem", bots, hands, seed, as_json)
+        print_duel("holdem", bots, hands, seed, as_json, vs)
 
 
 @play_app.command("holdem", epilog=PLAY_NOTES)

@@ -177,6 +177,9 @@ def play(
 @simulate_app.command("peekpoker")
 def simulate(
     bots: Annotated[str, typer.Option(help="Two bots, comma-separated: expert, equity, random.")] = "expert,equity",
+    vs: Annotated[
+        str | None, typer.Option(help="Opponents (e.g. station,maniac,tight,lag): a table, each of --bots vs each.")
+    ] = None,
     hands: Annotated[
         int, typer.Option(help="How many independent heads-up hands to play.", min=1, max=MAX_GAMES)
     ] = 1000,
@@ -188,6 +191,8 @@ def simulate(
     Hands are independent games at the default stacks (48); the bots swap seats every hand.
 
     Example: dicepoker simulate peekpoker --bots expert,equity --hands 2000 --seed 1
+
+    Against the opponent styles: dicepoker simulate peekpoker --bots expert,equity --vs station,maniac,tight,lag
     """
     with user_errors():
-        print_duel("peekpoker", bots, hands, seed, as_json)
+        print_duel("peekpoker", bots, hands, seed, as_json, vs)
