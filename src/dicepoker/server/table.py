@@ -182,15 +182,12 @@ class Table:
 
     def log_text(self) -> str:
         """The dicepoker-log JSONL with the fairness header (server seed revealed once the game is over)."""
-        record = self.record
-        log = EventLog(record.game, record.config, None, tuple(Event(e.seat, e.action) for e in self.events))
-        revealed = bytes.fromhex(record.server_seed) if record.status == FINISHED else None
-        fairness = fairness_header(revealed, record.client_seeds or [], record.commitment)
-        first, _, rest = log.to_jsonl().partition("\n")
-        header = json.loads(first)
-        header["fairness"] = fairness
-        return json.dumps(header, sort_keys=True) + "\n" + rest
+        return self.event_log().to_jsonl()
 
     def event_log(self) -> EventLog:
+        """The table's log with its fairness record; the server seed only once the game is over."""
         record = self.record
-        return EventLog(record.game, record.config, None, tuple(Event(e.seat, e.action) for e in self.events))
+        revealed = bytes.fromhex(record.server_seed) if record.status == FINISHED else None
+        fairness = fairness_header(revealed, record.client_seeds or [], record.commitment)
+        events = tuple(Event(e.seat, e.action) for e in self.events)
+        return EventLog(record.game, record.config, None, events, fairness=fairness)
