@@ -226,19 +226,19 @@ def test_bad_frames_bad_tokens_and_foreign_origins(live: Live) -> None:
             ]:
                 await ws.send(frame)
                 reply = json.loads(await ws.recv())
-                while reply["type"] == "state":
+                while reply["type"] in ("state", "presence"):  # presence: a seat (dis)connected meanwhile
                     reply = json.loads(await ws.recv())
                 assert reply["type"] == "error" and reply["id"] is None
             await ws.send(json.dumps({"type": "action", "action": "roll", "version": first["version"], "id": "z"}))
             reply = json.loads(await ws.recv())
-            while reply["type"] == "state":
+            while reply["type"] in ("state", "presence"):  # presence: a seat (dis)connected meanwhile
                 reply = json.loads(await ws.recv())
             assert reply == {"type": "error", "id": "z", "reason": reply["reason"]} and "turn" in reply["reason"]
         async with connect(base) as ws:  # a spectator
             assert json.loads(await ws.recv())["seat"] is None
             await ws.send(json.dumps({"type": "action", "action": "roll"}))
             reply = json.loads(await ws.recv())
-            while reply["type"] == "state":
+            while reply["type"] in ("state", "presence"):  # presence: a seat (dis)connected meanwhile
                 reply = json.loads(await ws.recv())
             assert reply["reason"] == "spectators cannot act"
         async with connect(base) as ws:
@@ -276,11 +276,11 @@ def test_presence_frames_paged_lists_and_time_banks_over_http(live: Live) -> Non
             first = json.loads(await ws.recv())
             assert first["clock"]["time_bank"] == [20, 20] and first["clock"]["banking"] is False
             assert [s["connected"] for s in first["seats"]] == [False, True]
-            async with connect(base):  # a spectator: announced to nobody
-                async with connect(f"{base}?token={tokens[0]}"):
-                    presence = json.loads(await ws.recv())
-                    assert presence == {"type": "presence", "table": table_id, "seats": presence["seats"]}
-                    assert [s["connected"] for s in presence["seats"]] == [True, True]
+            # A spectator comes (announced to nobody), then seat 0 (announced).
+            async with connect(base), connect(f"{base}?token={tokens[0]}"):
+                presence = json.loads(await ws.recv())
+                assert presence == {"type": "presence", "table": table_id, "seats": presence["seats"]}
+                assert [s["connected"] for s in presence["seats"]] == [True, True]
             await ws.send('{"type": "ping"}')
             left = json.loads(await ws.recv())
             assert left["type"] == "presence" and [s["connected"] for s in left["seats"]] == [False, True]
