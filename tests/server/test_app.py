@@ -281,9 +281,9 @@ def test_presence_frames_paged_lists_and_time_banks_over_http(live: Live) -> Non
                 presence = json.loads(await ws.recv())
                 assert presence == {"type": "presence", "table": table_id, "seats": presence["seats"]}
                 assert [s["connected"] for s in presence["seats"]] == [True, True]
-            await ws.send('{"type": "ping"}')
-            left = json.loads(await ws.recv())
+            left = json.loads(await ws.recv())  # seat 0 left (the spectator's leaving is announced to nobody)
             assert left["type"] == "presence" and [s["connected"] for s in left["seats"]] == [False, True]
-            assert json.loads(await ws.recv()) == {"type": "pong"}  # and not a single state frame
+            await ws.send('{"type": "ping"}')
+            assert json.loads(await ws.recv()) == {"type": "pong"}  # and not a single state frame meanwhile
 
     asyncio.run(asyncio.wait_for(main(), 30))
