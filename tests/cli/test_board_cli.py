@@ -96,3 +96,33 @@ def test_play_human_commands(tmp_path: Path) -> None:
 def test_bad_vs_exit_2() -> None:
     result = runner.invoke(app, ["play", "zepherin", "--vs", "wizard"])
     assert result.exit_code == 2 and "unknown player" in result.output
+
+
+# -- terminal play (issue 13 §4) --------------------------------------------------------------------------
+def test_board_without_colour_shows_team_letters_a_legend_and_the_last_move() -> None:
+    result = runner.invoke(
+        app, ["play", "zepherin", "--vs", "greedy", "--seed", "3"], input="\nboard\nquit\n", env={"NO_COLOR": "1"}
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Greedy bot (Blue) rolled 1 3 4 4 4 (three 4s) and claims 4 1." in out
+    row = next(line for line in out.splitlines() if line.startswith("  4 "))
+    assert row.split()[1] == ">B<", "the last move, Blue's chip at row 4 column 1, between arrows"
+    assert "Legend: (R) (B) (G) a team's chip" in out and "\x1b[" not in out
+    assert "You (Red)" in out and "seat" not in out.lower()
+
+
+def test_BD_14_board_clock_through_a_pipe(tmp_path: Path) -> None:
+    """BD-14: ``play zepherin --clock``: a silent player's turn is completed by the engine; the log says timeout."""
+    from dicepoker.tui.saving import read_saved
+    from tests.tui.silence import run_cli_falling_silent
+
+    path = tmp_path / "timed.jsonl"
+    args = ["play", "zepherin", "--vs", "human", "--clock", "0.5", "--seed", "2", "--save", str(path)]
+    status, out, err = run_cli_falling_silent(*args)
+    assert status == 1 and err == ""
+    assert "Turn clock: 0.5 s per decision" in out and "the engine completes the turn (BD-14)" in out
+    events = read_saved(path).events
+    assert any(event.action == "timeout" for event in events)
+    result = runner.invoke(app, ["play", "zepherin", "--clock", "0"])
+    assert result.exit_code == 2 and "--clock must be a positive" in result.output

@@ -63,7 +63,7 @@ def test_play_against_bots_saves_a_replayable_hand_history(tmp_path: Path) -> No
     result = runner.invoke(app, [*args, "--seed", "4", "--save", str(save)], input=script)
     assert result.exit_code == 0, result.output
     assert "Hand 1" in result.output and "cannot read action 'nonsense'" in result.output
-    assert f"Saved the hand history to {save}" in result.output.replace("\n", "")
+    assert f"The game so far is saved in {save}" in result.output.replace("\n", "")
     text = save.read_text(encoding="utf-8")
     assert is_history(text) and "\n# hand 1: dealer p" in text.replace("  #", "#")
     log = read_history(text)

@@ -15,7 +15,6 @@ from dicepoker.core.match import Match
 from dicepoker.games.history import write_history
 from dicepoker.games.holdem import HoldemGame
 from dicepoker.games.registry import create, replay
-from dicepoker.tui.common import save_log
 
 runner = CliRunner()
 
@@ -62,7 +61,7 @@ def test_json_log_round_trip(tmp_path: Path) -> None:
     while not match.state.is_terminal:
         match.act(match.state.legal_actions()[-1])
     path = tmp_path / "game.jsonl"
-    save_log(path, match.log)
+    path.write_text(match.log.to_jsonl(), encoding="utf-8")
     result = run(path, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -86,7 +85,12 @@ def test_history_round_trip(tmp_path: Path) -> None:
     assert data["result"] == match.state.result().to_json()
     assert replay(match.log)[-1] == match.state
     text = run(path)
-    assert text.exit_code == 0 and "Result:" in text.stdout and "won by seat" in text.stdout
+    assert (
+        text.exit_code == 0
+        and "Result:" in text.stdout
+        and "won by Player" in text.stdout
+        and "seat" not in text.stdout
+    )
 
 
 def test_CM_2_peekpoker_history_round_trip(tmp_path: Path) -> None:
@@ -110,7 +114,7 @@ def test_CM_2_peekpoker_history_round_trip(tmp_path: Path) -> None:
     assert data["result"] == match.state.result().to_json()
     text = run(path)
     assert text.exit_code == 0 and "[bold]" not in text.stdout
-    assert "peekpoker" in text.stdout and "dice: high-roll" in text.stdout and "Result:" in text.stdout
+    assert "peekpoker" in text.stdout and "the dice: high-roll" in text.stdout and "Result:" in text.stdout
     unfinished = tmp_path / "unfinished.phh"
     unfinished.write_text(write_history(peekpoker_match(finish=False).log), encoding="utf-8")
     assert "unfinished" in run(unfinished).stdout
@@ -194,3 +198,45 @@ def test_damaged_json_log_and_missing_file_exit_2(tmp_path: Path) -> None:
     path.write_text(EventLog(log.game, log.config, log.seed, log.events[:5]).to_jsonl() + '{"seat": 0}\n')
     assert_refused(run(path), "line 7")
     assert_refused(run(tmp_path / "missing.jsonl"))
+
+
+# -- reading like a person (issue 13 §4) and files cut off while written (§3) ------------------------------
+def test_replay_names_players_whose_roll_running_scores_and_readable_config(tmp_path: Path) -> None:
+    match = Match(create("scorecard", players=2), seed=3)
+    for _ in range(2):
+        match.act_text("roll")
+        match.act_text("score chance")
+    path = tmp_path / "game.jsonl"
+    path.write_text(match.log.to_jsonl(), encoding="utf-8")
+    text = run(path).stdout
+    assert text.splitlines()[0] == "scorecard — players 2; seed 3"
+    assert "Player 1: roll" in text and "Player 1's roll: rolled" in text and "Player 2's roll: rolled" in text
+    chance = [int(w) for w in match.log.events[1].action.split()[1:]]
+    assert f"(totals Player 1 {sum(chance)}, Player 2 0)" in text
+    assert "seat" not in text and "{" not in text
+
+
+def test_replay_prints_the_hand_notes_of_a_history(tmp_path: Path) -> None:
+    match = holdem_match()
+    path = tmp_path / "game.phh"
+    path.write_text(write_history(match.log), encoding="utf-8")
+    text = run(path).stdout
+    assert "# hand 1: dealer Player" in text and "main pot" in text
+    assert "holdem — players 3, stack 40, ante 10; seed 5" in text
+
+
+def test_replay_reads_a_file_cut_off_while_it_was_written(tmp_path: Path) -> None:
+    """A closed terminal leaves a history without its closing bracket, or half a last line: both read."""
+    full = write_history(holdem_match().log)
+    cut = full[: full.index("]\n", full.index("actions = ["))]  # no closing bracket, nor game over
+    half = cut + '  "p0 ca'
+    for number, text in enumerate((cut, half)):
+        path = tmp_path / f"cut{number}.phh"
+        path.write_text(text, encoding="utf-8")
+        result = run(path, "--json")
+        assert result.exit_code == 0, result.output
+    log = holdem_match().log
+    jsonl = tmp_path / "cut.jsonl"
+    jsonl.write_text(log.to_jsonl()[:-10], encoding="utf-8")  # the last line half written
+    data = json.loads(run(jsonl, "--json").stdout)
+    assert data["events"] == [e.to_json() for e in log.events[:-1]]

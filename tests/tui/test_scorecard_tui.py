@@ -27,7 +27,9 @@ from dicepoker.core.types import Timeout
 from dicepoker.games.registry import create, replay
 from dicepoker.games.scorecard import Score, ScorecardState, default_category
 from dicepoker.tui.common import LineReader
-from dicepoker.tui.scorecard import ScorecardClient, describe, review_decisions
+from dicepoker.tui.loop import PlayLoop
+from dicepoker.tui.scorecard import build, describe, review_decisions
+from dicepoker.tui.table import LocalTable
 
 CLI = "from dicepoker.cli import main; main()"
 EVERY_BOX = "".join(f"roll\nscore {box}\n" for box in range(1, 14))
@@ -40,16 +42,23 @@ def strategy() -> Strategy:
     return load_strategy().strategy
 
 
-def play(commands: str, **options: Any) -> tuple[ScorecardClient, str, int]:
+def play(commands: str, **options: Any) -> tuple[PlayLoop, str, int]:
     out = io.StringIO()
     console = Console(file=out, width=120, color_system=None)
-    client = ScorecardClient(console=console, reader=LineReader(io.StringIO(commands)), **options)
+    client = build(console=console, reader=LineReader(io.StringIO(commands)), **options)
     status = client.run()
     return client, out.getvalue(), status
 
 
-def state_of(client: ScorecardClient) -> ScorecardState:
-    return client.state
+def table_of(client: PlayLoop) -> LocalTable:
+    assert isinstance(client.table, LocalTable)
+    return client.table
+
+
+def state_of(client: PlayLoop) -> ScorecardState:
+    state = table_of(client).state
+    assert isinstance(state, ScorecardState)
+    return state
 
 
 # -- whole games ------------------------------------------------------------------------------------
@@ -61,12 +70,12 @@ def test_full_game_against_the_optimal_bot_is_reviewed(strategy: Strategy) -> No
     assert "Game over:" in out
     assert "Optimal bot: every decision was optimal." in out
     assert f"averages {strategy.expected_score:.2f}" in out
-    decisions = review_decisions(client.match.log, strategy)
+    decisions = review_decisions(table_of(client).match.log, strategy)
     assert len([d for d in decisions if d.seat == 0]) == 13
     assert sum(d.loss for d in decisions if d.seat == 1) < 1e-6
     assert "You: costliest decisions" in out
     # The same seed gives the same game: dice come from the seed, the bot is deterministic.
-    assert play(EVERY_BOX, opponent="optimal", seed=11)[0].match.log == client.match.log
+    assert play(EVERY_BOX, opponent="optimal", seed=11)[0].table.match.log == table_of(client).match.log
 
 
 def test_hot_seat_two_humans_take_turns() -> None:
@@ -74,7 +83,7 @@ def test_hot_seat_two_humans_take_turns() -> None:
     client, out, status = play(both, opponent="human", seed=2)
     assert status == 0 and state_of(client).is_terminal
     assert "Player 1 — roll>" in out and "Player 2 — roll>" in out
-    log_seats = {event.seat for event in client.match.log.events}
+    log_seats = {event.seat for event in table_of(client).match.log.events}
     assert log_seats == {None, 0, 1}
     assert "Player 2: every decision was optimal." not in out  # filling boxes blindly is not optimal
 
@@ -82,13 +91,31 @@ def test_hot_seat_two_humans_take_turns() -> None:
 def test_solo_game_with_one_player() -> None:
     client, _, status = play(EVERY_BOX, players=1, seed=4)
     assert status == 0 and state_of(client).is_terminal
-    assert client.names == ["You"]
+    assert client.screen.names.labels == ["You"]
 
 
-def test_keep_rerolls_the_other_positions() -> None:
-    client, _, _ = play("roll\nkeep 1 3\nkeep\nscore chance\n", opponent="random", seed=1)
-    actions = [event.action for event in client.match.log.events if event.seat == 0]
-    assert actions[:4] == ["roll", "reroll 2 4 5", "reroll 1 2 3 4 5", "score chance"]
+def test_keep_rerolls_the_other_positions_and_keep_alone_asks_which() -> None:
+    """Issue 13 §4: ``keep`` with no positions asks which dice instead of re-rolling all five; a blank
+    answer goes back to the prompt and changes nothing."""
+    client, out, _ = play("roll\nkeep 1 3\nkeep\n\nkeep\n2 4\nscore chance\n", opponent="random", seed=1)
+    actions = [event.action for event in table_of(client).match.log.events if event.seat == 0]
+    assert actions[:4] == ["roll", "reroll 2 4 5", "reroll 1 3 5", "score chance"]
+    assert out.count("Keep which dice?") == 2
+
+
+def test_box_names_in_any_spelling_and_zero_needs_confirmation() -> None:
+    """Issue 13 §4: box names in any spacing and case; scoring 0 while another box would score asks first."""
+    # Seed 3: the first roll is 2 3 4 4 4 (full house scores 0 there, three of a kind 17).
+    client, out, _ = play(
+        "roll\nscore FullHouse\nno\nscore Full  House\ny\n", opponent="greedy", seed=3, confirm_zero=True
+    )
+    assert out.count("Full house scores 0 with these dice") == 2 and "Not scored." in out
+    assert [e.action for e in table_of(client).match.log.events if e.seat == 0] == ["roll", "score full-house"]
+    for spelling in ("fullhouse", "full-house", "Full House", "FULL_HOUSE", "9"):
+        client, out, _ = play(f"roll\nscore {spelling}\n", opponent="greedy", seed=3)
+        assert state_of(client).cards[0][8] == 0, spelling
+    client, out, _ = play("roll\nscore three of a kind\n", opponent="greedy", seed=3, confirm_zero=True)
+    assert state_of(client).cards[0][6] == 17 and "scores 0" not in out
 
 
 def test_resign_ends_a_two_player_game() -> None:
@@ -103,9 +130,9 @@ def test_bad_commands_explain_and_change_nothing() -> None:
     bad = ["bogus", "keep 9", "keep 1 1", "reroll", "score 42", "score", "roll", "keep 1 2 3 4 5", ""]
     bad += ["card", "help"]
     client, out, status = play("roll\n" + "\n".join(bad) + "\n", opponent="greedy", seed=6)
-    assert status == 0
-    assert client.match.log.events[0].action == "roll"
-    assert len(client.match.log.events) == 2, "only the roll and its dice: every bad command was rejected"
+    assert status == 1, "the input ended in the middle of the game"
+    assert table_of(client).match.log.events[0].action == "roll"
+    assert len(table_of(client).match.log.events) == 2, "only the roll and its dice: every bad command was rejected"
     assert "unknown command 'bogus'" in out
     assert "'9' is not a die position" in out
     assert "position 1 named twice" in out
@@ -115,7 +142,7 @@ def test_bad_commands_explain_and_change_nothing() -> None:
     assert "not allowed: the dice are already rolled" in out
     assert "keeping all five dice ends the rolling" in out
     assert "Commands (dice positions are 1 to 5" in out
-    assert "End of input: leaving the game unfinished." in out
+    assert "Game abandoned: the input ended (Ctrl-D)." in out
 
 
 def test_no_rolls_left_after_the_third() -> None:
@@ -137,17 +164,28 @@ def test_unknown_opponent_and_bad_clock_exit_2() -> None:
 
 
 # -- hints ------------------------------------------------------------------------------------------
-def test_hint_shows_the_optimal_choice_and_every_cost(strategy: Strategy) -> None:
+def test_hint_fits_a_24_line_terminal_and_speaks_of_values(strategy: Strategy) -> None:
+    """Issue 13 §4: the best line comes last (visible on a 24-line terminal) and choices name dice values only."""
     client, out, _ = play("roll\nhint\n", opponent="greedy", seed=21)
     state = state_of(client)
     values = strategy.action_values(state.cards[0], state.turn.dice, 1)
-    best, _ = values[0]
-    assert f"{describe(best, state.turn.dice)} (best)" in out
-    for action, value in values:
-        if isinstance(action, Score):
-            line = next(line for line in out.splitlines() if f"{describe(action, state.turn.dice)} " in line)
-            assert f"{values[0][1] - value:.2f}" in line
-    assert len(client.match.log.events) == 2, "a hint is not a move"
+    best, best_value = values[0]
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Expected final total"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("Best: "))
+    assert end - start + 1 <= 23, "the hint and the prompt after it fit 24 lines"
+    assert lines[end].startswith(f"Best: {describe(best, state.turn.dice)} (expected total {best_value:.2f})")
+    assert not any("position" in line or "reroll" in line for line in lines[start : end + 1])
+    assert len(table_of(client).match.log.events) == 2, "a hint is not a move"
+
+
+def test_describe_speaks_of_values() -> None:
+    from dicepoker.dice.scoring import Category
+    from dicepoker.games.dice_turn import Reroll
+
+    assert describe(Reroll((0, 2)), (6, 3, 1, 6, 6)) == "keep 3 6 6"
+    assert describe(Reroll((0, 1, 2, 3, 4)), (6, 3, 1, 6, 6)) == "re-roll all five"
+    assert describe(Score(Category.FULL_HOUSE), (2, 2, 3, 3, 3)) == "score full-house (25)"
 
 
 def test_hint_before_rolling_says_there_is_nothing_to_decide() -> None:
@@ -161,7 +199,7 @@ def test_quit_saves_an_unfinished_game(tmp_path: Path) -> None:
     client, out, status = play("roll\nscore 1\nquit\n", opponent="greedy", seed=3, save=path)
     assert status == 0 and "You left the game." in out
     log = EventLog.from_jsonl(path.read_text(encoding="utf-8"))
-    assert log == client.match.log
+    assert log == table_of(client).match.log
     assert not replay(log)[-1].is_terminal
 
 
@@ -207,8 +245,8 @@ def test_full_game_through_a_pipe_then_replay(tmp_path: Path) -> None:
 
 def test_end_of_input_quits_cleanly() -> None:
     done = run_cli("play", "scorecard", "--vs", "random", "--seed", "1", stdin="roll\n")
-    assert done.returncode == 0
-    assert "End of input: leaving the game unfinished." in done.stdout
+    assert done.returncode == 1
+    assert "Game abandoned: the input ended (Ctrl-D)." in done.stdout
     assert done.stderr == ""
 
 

@@ -11,7 +11,16 @@ import typer
 from rich.table import Table
 
 from dicepoker.cli.app import hand_app, odds_app, play_app, simulate_app
-from dicepoker.cli.common import console, print_json, user_errors
+from dicepoker.cli.common import (
+    PLAY_NOTES,
+    ForceOption,
+    ResumeOption,
+    SaveOption,
+    console,
+    play_game,
+    print_json,
+    user_errors,
+)
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import parse_dice
 
@@ -42,18 +51,20 @@ def _play(
     players: int | None,
     seed: int | None,
     board: Path | None,
-    save: Path | None,
+    options: dict[str, Any],
 ) -> None:
-    with user_errors():
+    def start() -> int:
         from dicepoker.games.board.rules import game_for
         from dicepoker.tui.board import play
 
-        if players is None:
+        count = players
+        if count is None:
             listed = [n for n in vs.split(",") if n.strip()]
-            players = len(listed) if len(listed) > 1 else (teams if teams is not None else 2)
-        game = game_for(name, **_options(board, players=players, teams=teams))
-        status = play(game, vs=vs, seed=seed, save=save)
-    raise typer.Exit(status)
+            count = len(listed) if len(listed) > 1 else (teams if teams is not None else 2)
+        game = game_for(name, **_options(board, players=count, teams=teams))
+        return play(game, vs=vs, seed=seed, **options)
+
+    play_game(start, seed=seed, resume=options["resume"])
 
 
 VsOption = Annotated[
@@ -67,36 +78,46 @@ VsOption = Annotated[
 TeamsOption = Annotated[int | None, typer.Option(help="2 or 3 teams (classic-board); zepherin is 2.")]
 PlayersOption = Annotated[int | None, typer.Option(help="Number of seats; seating alternates teams.")]
 SeedOption = Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")]
-SaveOption = Annotated[Path | None, typer.Option(help="Save the game log, for 'dicepoker replay FILE'.")]
+ClockOption = Annotated[
+    float | None,
+    typer.Option(help="Seconds per decision; when they run out the engine completes the turn (BD-14)."),
+]
 
 
-@play_app.command("zepherin")
+@play_app.command("zepherin", epilog=PLAY_NOTES)
 def play_zepherin(
     vs: VsOption = "expert",
     teams: TeamsOption = None,
     players: PlayersOption = None,
     seed: SeedOption = None,
     board: BoardOption = None,
+    clock: ClockOption = None,
     save: SaveOption = None,
+    force: ForceOption = False,
+    resume: ResumeOption = None,
 ) -> None:
     """Play the Zepherin board game (seed 000). Example: dicepoker play zepherin --vs expert --seed 7"""
-    _play("zepherin", vs, teams, players, seed, board, save)
+    _play("zepherin", vs, teams, players, seed, board, {"clock": clock, "save": save, "force": force, "resume": resume})
 
 
-@play_app.command("classic-board")
+@play_app.command("classic-board", epilog=PLAY_NOTES)
 def play_classic(
     vs: VsOption = "expert",
     teams: TeamsOption = None,
     players: PlayersOption = None,
     seed: SeedOption = None,
     board: BoardOption = None,
+    clock: ClockOption = None,
     save: SaveOption = None,
+    force: ForceOption = False,
+    resume: ResumeOption = None,
 ) -> None:
     """Play the classic board game (seed 001).
 
     Example: dicepoker play classic-board --players 3 --vs greedy
     """
-    _play("classic-board", vs, teams, players, seed, board, save)
+    options = {"clock": clock, "save": save, "force": force, "resume": resume}
+    _play("classic-board", vs, teams, players, seed, board, options)
 
 
 def _hand(name: str, dice: list[str], board: Path | None, as_json: bool) -> None:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from dicepoker.cli.app import equity_app, hand_app, odds_app, play_app, simulate_app
-from dicepoker.cli.common import console, print_duel, print_json, user_errors
+from dicepoker.cli.common import (
+    PLAY_NOTES,
+    ForceOption,
+    ResumeOption,
+    SaveOption,
+    console,
+    play_game,
+    print_duel,
+    print_json,
+    user_errors,
+)
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.suited import best_value, category_of, describe, parse_suited
 
@@ -108,9 +117,9 @@ def simulate(
         print_duel("holdem", bots, hands, seed, as_json)
 
 
-@play_app.command("holdem")
+@play_app.command("holdem", epilog=PLAY_NOTES)
 def play(
-    players: Annotated[int, typer.Option(help="Number of seats, 2 to 6; you are seat 0.")] = 2,
+    players: Annotated[int, typer.Option(help="Number of seats, 2 to 6; you are Player 1.")] = 2,
     vs: Annotated[
         str,
         typer.Option(
@@ -122,16 +131,27 @@ def play(
     clock: Annotated[
         float | None, typer.Option(help="Seconds per decision; when they run out you check, or fold (HE-16).")
     ] = None,
-    save: Annotated[
-        Path | None, typer.Option(help="Save the hand history to this file, for 'dicepoker replay FILE'.")
-    ] = None,
+    save: SaveOption = None,
+    force: ForceOption = False,
+    resume: ResumeOption = None,
 ) -> None:
-    """Play Dice Hold'em in the terminal against bots, or hot-seat with --vs human.
+    """Play Dice Hold'em in the terminal against bots, or hot-seat with --vs human (saved as a hand history).
 
     Example: dicepoker play holdem --players 3 --vs expert --stack 200 --seed 7 --clock 60 --save game.phh
     """
-    with user_errors():
-        from dicepoker.tui.holdem import play as play_game
 
-        status = play_game(players=players, opponents=vs.split(","), stack=stack, seed=seed, clock=clock, save=save)
-    raise typer.Exit(status)
+    def start() -> int:
+        from dicepoker.tui.holdem import play as play_holdem
+
+        return play_holdem(
+            players=players,
+            opponents=vs.split(","),
+            stack=stack,
+            seed=seed,
+            clock=clock,
+            save=save,
+            force=force,
+            resume=resume,
+        )
+
+    play_game(start, seed=seed, resume=resume)

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
 from dicepoker.cli.app import equity_app, odds_app, play_app, simulate_app
-from dicepoker.cli.common import console, print_duel, print_json, user_errors
+from dicepoker.cli.common import (
+    PLAY_NOTES,
+    ForceOption,
+    ResumeOption,
+    SaveOption,
+    console,
+    play_game,
+    print_duel,
+    print_json,
+    user_errors,
+)
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.poker import HandCategory, PokerDice, parse_dice
 
@@ -114,9 +123,9 @@ def equity(
         console.print(" ".join(f"{k} {float(v):.4%}" for k, v in figures.items()) + f"  (re-rolls: {rerolls.value})")
 
 
-@play_app.command("peekpoker")
+@play_app.command("peekpoker", epilog=PLAY_NOTES)
 def play(
-    players: Annotated[int, typer.Option(help="Number of seats, 2 to 4; you are seat 0.")] = 2,
+    players: Annotated[int, typer.Option(help="Number of seats, 2 to 4; you are Player 1.")] = 2,
     vs: Annotated[
         str,
         typer.Option("--vs", help="Opponents: expert, equity, random or human, one for all or comma-separated."),
@@ -127,31 +136,37 @@ def play(
             "--option", help="Optional rule (PK-14), repeatable: blinds, forced-bet, split-community, no-ace-rerolls."
         ),
     ] = None,
+    stack: Annotated[int | None, typer.Option(help="Everyone's starting chips (PK-1; default 48).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
     clock: Annotated[
         float | None,
         typer.Option(help="Seconds per decision; when they run out you check, fold or stand (PK-15)."),
     ] = None,
-    save: Annotated[
-        Path | None, typer.Option(help="Save the hand history to this file, for 'dicepoker replay FILE'.")
-    ] = None,
+    save: SaveOption = None,
+    force: ForceOption = False,
+    resume: ResumeOption = None,
 ) -> None:
     """Play PeekPoker Hold'em: Crazy Aces in the terminal against bots, or hot-seat with --vs human.
 
     Example: dicepoker play peekpoker --players 3 --vs expert,equity --option blinds --seed 7 --save game.phh
     """
-    with user_errors():
-        from dicepoker.tui.peekpoker import play as play_game
 
-        status = play_game(
+    def start() -> int:
+        from dicepoker.tui.peekpoker import play as play_peekpoker
+
+        return play_peekpoker(
             players=players,
             opponents=[name.strip() for name in vs.split(",")],
             options=option or [],
+            stack=stack,
             seed=seed,
             clock=clock,
             save=save,
+            force=force,
+            resume=resume,
         )
-    raise typer.Exit(status)
+
+    play_game(start, seed=seed, resume=resume)
 
 
 @simulate_app.command("peekpoker")

@@ -2,11 +2,16 @@
 
 The file is a JSON-lines event log (the ``--save`` of the scorecard and board games) or a hand history
 of a betting game, Dice Hold'em or PeekPoker (:mod:`dicepoker.games.history`); either is recognised by
-its first line.
+its first line. A file cut off while it was written (a closed terminal) reads as far as it goes.
+
+Players are named as in the terminal games ("Player 1" …); each roll says whose it is; running scores
+are shown as they change (scorecard totals, board runs), and a betting game's per-hand notes (who dealt,
+chips, the showdown) are printed where the hand history has them.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -14,23 +19,55 @@ import typer
 
 from dicepoker.cli.app import app
 from dicepoker.cli.common import console, print_json, user_errors
-from dicepoker.core.errors import CorruptLog, DicePokerError
 from dicepoker.core.log import EventLog
+from dicepoker.core.state import State
+from dicepoker.core.types import JSON
 from dicepoker.games.registry import replay as replay_log
+
+_SEAT = re.compile(r"\bp([0-9]+)\b")
 
 
 def read_log(text: str) -> EventLog:
     """A hand history or a JSON-lines event log; raises :class:`CorruptLog` saying what is wrong."""
-    from dicepoker.games.history import is_history, read_history
+    from dicepoker.tui.saving import parse_saved
 
-    if not is_history(text):
-        return EventLog.from_jsonl(text)
-    try:
-        return read_history(text)
-    except CorruptLog:
-        raise
-    except (DicePokerError, ValueError, TypeError, KeyError) as exc:
-        raise CorruptLog(f"damaged hand history: {exc}") from exc
+    return parse_saved(text)
+
+
+def player(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def config_text(config: dict[str, JSON]) -> str:
+    """``players 2, stack 1000, blinds yes``: the config as words, not a Python dict."""
+    parts = []
+    for key, value in config.items():
+        shown = "yes" if value is True else "no" if value is False else "default" if value is None else value
+        if key == "board" and isinstance(value, (list, tuple)):
+            shown = f"custom ({len(value)} rows)"
+        parts.append(f"{key.replace('_', ' ')} {shown}")
+    return ", ".join(parts) or "default options"
+
+
+def scores_text(state: State) -> str | None:
+    """The running score where the game has one between hands: scorecard totals, board runs."""
+    totals = getattr(state, "totals", None)
+    if callable(totals):
+        return "totals " + ", ".join(f"{player(s)} {t}" for s, t in enumerate(totals()))
+    position, rules = getattr(state, "position", None), getattr(state, "rules", None)
+    if position is not None and rules is not None:
+        return "runs " + ", ".join(f"team {team + 1} {len(runs)}" for team, runs in enumerate(position.runs))
+    return None
+
+
+def _whose_roll(game: str, before: State, last_actor: int | None) -> str:
+    opening = getattr(before, "opening", None)
+    roller = getattr(opening, "roller", None)
+    if isinstance(roller, int):
+        return f"{player(roller)}'s opening roll"
+    if game in ("holdem", "peekpoker"):
+        return "the dice"
+    return "dice" if last_actor is None else f"{player(last_actor)}'s roll"
 
 
 @app.command("replay")
@@ -43,11 +80,9 @@ def replay(
     Example: dicepoker replay game.jsonl   (or a hand history of holdem or peekpoker: dicepoker replay hand.phh)
     """
     with user_errors():
-        try:
-            text = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise CorruptLog(f"{file} is not a text file: not a dicepoker game log") from None
-        log = read_log(text)
+        from dicepoker.tui.saving import read_saved
+
+        log = read_saved(file)
         states = replay_log(log)
         final = states[-1]
         result = final.result().to_json() if final.is_terminal else None
@@ -62,12 +97,32 @@ def replay(
                 }
             )
             return
-        console.print(f"[bold]{log.game}[/] {dict(log.config)} seed={log.seed}")
-        for number, event in enumerate(log.events, start=1):
-            who = "dice" if event.seat is None else f"seat {event.seat}"
-            console.print(f"{number:4d}. {who:>7}: {event.action}")
-        if result is None:
-            console.print("[yellow]The game is unfinished.[/]")
-        else:
-            winners = ", ".join(f"seat {s}" for s in result["winners"]) or "nobody"
-            console.print(f"[bold]Result:[/] {result['reason']}; scores {result['scores']}; won by {winners}")
+        _print_replay(log, states, result)
+
+
+def _print_replay(log: EventLog, states: list[State], result: dict[str, JSON] | None) -> None:
+    from dicepoker.games.history import variant_names
+    from dicepoker.games.history.format import HistoryWriter
+
+    notes = HistoryWriter(log).variant if log.game in variant_names() else None
+    seed = "unknown" if log.seed is None else log.seed
+    console.print(f"[bold]{log.game}[/] — {config_text(dict(log.config))}; seed {seed}", markup=True)
+    last_actor: int | None = None
+    shown_scores = scores_text(states[0])
+    for number, (event, before, after) in enumerate(zip(log.events, states, states[1:], strict=False), start=1):
+        who = player(event.seat) if event.seat is not None else _whose_roll(log.game, before, last_actor)
+        console.print(f"{number:4d}. {who}: {event.action}", markup=False, highlight=False)
+        if event.seat is not None:
+            last_actor = event.seat
+        for comment in notes.comments(event, before, after) if notes is not None else []:
+            console.print(f"      # {_SEAT.sub(lambda m: player(int(m[1])), comment)}", markup=False, highlight=False)
+        scores = scores_text(after)
+        if scores is not None and scores != shown_scores:
+            console.print(f"      ({scores})", markup=False, highlight=False)
+            shown_scores = scores
+    if result is None:
+        console.print("[yellow]The game is unfinished.[/]")
+    else:
+        winners = " and ".join(player(s) for s in result["winners"]) or "nobody"
+        scores = ", ".join(f"{player(s)} {v}" for s, v in enumerate(result["scores"]))
+        console.print(f"[bold]Result:[/] {result['reason']}; {scores}; won by {winners}.", highlight=False)

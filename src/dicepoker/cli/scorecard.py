@@ -6,7 +6,6 @@ Heavy modules (the terminal client, the solver, the simulator) are imported insi
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -14,7 +13,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dicepoker.cli.app import odds_app, play_app, score_app, simulate_app, solve_app
-from dicepoker.cli.common import console, error_console, print_json, user_errors
+from dicepoker.cli.common import (
+    PLAY_NOTES,
+    ForceOption,
+    ResumeOption,
+    SaveOption,
+    console,
+    error_console,
+    play_game,
+    print_json,
+    user_errors,
+)
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import hand_counts, parse_dice
 
@@ -25,7 +34,7 @@ ONE_ROLL_WAYS = 6**5
 """Ordered outcomes of one roll of five dice."""
 
 
-@play_app.command("scorecard")
+@play_app.command("scorecard", epilog=PLAY_NOTES)
 def play_scorecard(
     vs: Annotated[
         str,
@@ -35,20 +44,22 @@ def play_scorecard(
     clock: Annotated[
         float | None, typer.Option(help="Seconds per decision; when they run out the engine plays (SC-14).")
     ] = None,
-    save: Annotated[
-        Path | None, typer.Option(help="Save the game log to this file, for 'dicepoker replay FILE'.")
-    ] = None,
+    save: SaveOption = None,
+    force: ForceOption = False,
+    resume: ResumeOption = None,
     players: Annotated[int, typer.Option(help="Number of seats, 1 to 6; you are Player 1.")] = 2,
 ) -> None:
     """Play the scorecard game in the terminal against a bot, or hot-seat with --vs human.
 
     Example: dicepoker play scorecard --vs greedy --seed 7 --save game.jsonl
     """
-    with user_errors():
+
+    def start() -> int:
         from dicepoker.tui.scorecard import play
 
-        status = play(players=players, opponent=vs, seed=seed, clock=clock, save=save)
-    raise typer.Exit(status)
+        return play(players=players, opponent=vs, seed=seed, clock=clock, save=save, force=force, resume=resume)
+
+    play_game(start, seed=seed, resume=resume)
 
 
 @score_app.command("scorecard")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from random import Random
 
+from dicepoker.core.errors import CorruptLog, DicePokerError
 from dicepoker.core.game import Game
 from dicepoker.core.log import Event, EventLog
 from dicepoker.core.state import State
@@ -32,6 +33,32 @@ class Match:
         self._config = game.config_json()
         self._events: list[Event] = []
         self.roll_dice()
+
+    @classmethod
+    def resume(cls, game: Game[object, State], log: EventLog) -> Match:
+        """A match that continues a logged game (``log`` was written by a match of ``game``).
+
+        With a seed in the log, the dice go on as if the game had never stopped: every logged outcome is
+        drawn again from ``Random(seed)`` (and must equal the logged one), so the RNG stands where it stood.
+        Without a seed, later dice come from fresh randomness. Raises :class:`CorruptLog` naming the first
+        event that is illegal or does not follow from the seed.
+        """
+        match = cls.__new__(cls)
+        match.game, match.seed, match.rng = game, log.seed, Random(log.seed)
+        match.state, match._config, match._events = game.initial_state(), game.config_json(), []
+        for index, event in enumerate(log.events, start=1):
+            try:
+                action = game.parse_action(event.action)
+                if event.seat is None and log.seed is not None and match.state.is_chance:
+                    drawn = match.state.sample_chance(match.rng)
+                    if drawn != action:
+                        raise CorruptLog(f"the dice do not follow from seed {log.seed} (drawn: {drawn})")
+                match.state = match.state.apply(action, event.seat)
+            except DicePokerError as exc:
+                raise CorruptLog(f"event {index} ({event.action!r} by seat {event.seat}): {exc}") from exc
+            match._events.append(Event(event.seat, event.action))
+        match.roll_dice()
+        return match
 
     @property
     def log(self) -> EventLog:

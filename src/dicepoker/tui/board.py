@@ -1,32 +1,33 @@
 """Play ``zepherin`` and ``classic-board`` in the terminal: people (hot-seat) and bots in any seat.
 
-The board is drawn in colour: each team's chips in its colour, runs in bold reverse, the free square
-dimmed and the squares the current dice could claim marked with ``*``. Rules stay in
+The board shows each team's chips as its letter (readable without colour, ``NO_COLOR``) in its colour,
+runs in brackets, the last move between arrows, the free square dimmed and the squares the current dice
+could claim marked with ``*``; a legend says so. ``--clock`` limits each decision (BD-14). Rules stay in
 :mod:`dicepoker.games.board`; the client only shows views and sends actions to a :class:`Match`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from random import Random
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from dicepoker.bots.base import Bot
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
-from dicepoker.core.match import Match
-from dicepoker.core.types import Action, Resign, Seat
-from dicepoker.games.board.actions import Claim, Forfeit, OpeningRoll, Remove
+from dicepoker.core.types import Action, Resign, Result, Seat, Timeout
+from dicepoker.games.board.actions import Claim, Forfeit, Remove
 from dicepoker.games.board.claims import read_hand
-from dicepoker.games.board.layout import FREE, Layout
-from dicepoker.games.board.rules import BoardGame, BoardState
+from dicepoker.games.board.layout import FREE, Layout, Square
+from dicepoker.games.board.rules import BoardGame
 from dicepoker.games.board.view import BoardView
-from dicepoker.games.dice_turn import DICE, Reroll, Roll, Rolled, parse_positions
-from dicepoker.tui.common import QUIT_WORDS, LineReader, ask, dice_text, pick_seed, save_log
+from dicepoker.games.dice_turn import DICE, Reroll, Roll, parse_positions
+from dicepoker.tui.common import LineReader, TurnClock, dice_text, pick_seed
+from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
+from dicepoker.tui.saving import check_save_path, open_save, start_match
+from dicepoker.tui.table import Change, LocalTable, Table, bot_rng
 
 TEAM_STYLES = ("bold white on red", "bold white on blue", "bold black on green")
 TEAM_NAMES = ("Red", "Blue", "Green")
@@ -40,17 +41,17 @@ Commands (rows and columns count from 1, top left):
   remove 3 4      take an opponent chip off (five of a kind in zepherin, or a bouncer)
   forfeit         end the turn without placing (only when nothing can be claimed)
   hint            what the expert bot would do;  board  draws the board again
-  resign          your team concedes;  quit  leaves (saving first with --save)"""
+  resign          your team concedes;  quit  leaves (with --save the game is saved as you play)"""
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
-    name: str
-    bot: Bot | None
-    """``None``: a person at this terminal."""
+TEAM_LETTERS = tuple(name[0] for name in TEAM_NAMES)
+LEGEND = (
+    "Legend: (R) (B) (G) a team's chip · [R] a chip in a run · >R< the last move · "
+    "* a square the dice may claim · ** free square"
+)
 
 
-def seat_players(game: BoardGame, vs: str) -> list[Player]:
+def seat_kinds(game: BoardGame, vs: str) -> list[str | None]:
     """``--vs expert``: you in seat 1, that bot elsewhere; ``--vs human,expert,…``: one entry per seat."""
     known = [*bot_names(game.name), "human"]
     names = [n.strip() for n in vs.split(",") if n.strip()]
@@ -59,19 +60,15 @@ def seat_players(game: BoardGame, vs: str) -> list[Player]:
         names = ["human"] + names * (players - 1)
     if len(names) != players:
         raise ConfigError(f"--vs names one opponent, or one player per seat ({players} here); got {vs!r}")
-    seats = []
-    for seat, name in enumerate(names):
+    for name in names:
         if name not in known:
             raise ConfigError(f"unknown player {name!r}; choose from: {', '.join(known)}")
-        team = TEAM_NAMES[game.rules.team_of(seat)]
-        label = "You" if name == "human" and names.count("human") == 1 else f"Seat {seat + 1}"
-        title = f"{label} ({team}{'' if name == 'human' else ', ' + name + ' bot'})"
-        seats.append(Player(title, None if name == "human" else create_bot(game.name, name)))
-    return seats
+    return [None if name == "human" else name for name in names]
 
 
-def board_text(view: BoardView) -> Text:
-    """The board with coordinates, chips, runs, the free square and claimable squares."""
+def board_text(view: BoardView, last: Square | None = None) -> Text:
+    """The board with coordinates: chips as team letters (readable without colour, ``NO_COLOR``), runs in
+    brackets, the last move between arrows, the free square dimmed and claimable squares marked ``*``."""
     position = view.position
     layout: Layout = position.layout
     in_runs = position.protected()
@@ -82,163 +79,164 @@ def board_text(view: BoardView) -> Text:
         for col in range(layout.width):
             square = layout.square_at(row, col)
             label, owner = layout.labels[square], position.cells[square]
-            mark = "*" if square in marked else " "
             style = "dim" if label == FREE else ""
+            cell = label + ("*" if square in marked else "")
             if owner is not None:
-                style = TEAM_STYLES[owner] + (" reverse underline" if square in in_runs else "")
+                letter = TEAM_LETTERS[owner]
+                cell = f"[{letter}]" if square in in_runs else f"({letter})"
+                style = TEAM_STYLES[owner] + (" reverse" if square in in_runs else "")
             elif square in marked:
                 style = "bold black on yellow"
-            text.append((label + mark).center(CELL), style=style)
+            if square == last:
+                cell = f">{cell.strip('()[]')}<"
+                style += " underline"
+            text.append(cell.center(CELL), style=style.strip())
         text.append("\n")
     return text
 
 
-class BoardClient:
-    def __init__(
-        self,
-        game: BoardGame,
-        *,
-        vs: str,
-        seed: int | None,
-        save: Path | None,
-        console: Console,
-        reader: LineReader,
-    ) -> None:
-        self.game, self.console, self.reader, self.save = game, console, reader, save
-        self.players = seat_players(game, vs)
-        self.seed = pick_seed(seed)
-        self.match = Match(game, seed=self.seed)  # type: ignore[arg-type]
-        self.bot_rng = Random(self.seed ^ 0xB07)
-        self._shown: object = None
-        """The roll last drawn, so that commands that change nothing do not redraw the board."""
+class BoardScreen(Screen):
+    help_text = HELP
+    command = ""
 
-    @property
-    def state(self) -> BoardState:
-        state = self.match.state
-        assert isinstance(state, BoardState)
-        return state
+    def __init__(self, table: Table, names: Names, console: Console) -> None:
+        super().__init__(table, names, console)
+        self.command = table.game.name
+        self.last: Square | None = None
+        self._shown: tuple[int, int] | None = None
 
-    def run(self) -> int:
-        self.console.print(f"[bold]{self.game.title}[/] — seed {self.seed}. Type 'help' for commands.")
-        self._show_opening()
-        try:
-            while not self.state.is_terminal:
-                seat = self.state.current_seat
-                assert seat is not None
-                player = self.players[seat]
-                if player.bot is not None:
-                    view = self.state.view(seat)
-                    self._act(player.bot.choose(view, self.state.legal_actions(seat), self.bot_rng), seat)
-                elif not self._human_turn(seat):
-                    self._finish()
-                    return 0
-        except EOFError:
-            self.console.print("\n[yellow]Input ended; leaving the game.[/]")
-            self._finish()
-            return 0
-        self.console.print(board_text(self.state.view(None)))
-        result = self.state.result()
-        winners = ", ".join(self.players[s].name for s in sorted(result.winners)) or "nobody"
-        self.console.print(f"[bold]Game over:[/] {result.reason}. Winner(s): {winners}.")
-        self._finish()
-        return 0
+    def view(self, seat: Seat | None) -> BoardView:
+        view = self.table.view(seat)
+        assert isinstance(view, BoardView)
+        return view
 
-    def _finish(self) -> None:
-        if self.save is not None:
-            save_log(self.save, self.match.log)
-            self.console.print(f"Saved to {self.save} (replay: dicepoker replay {self.save}).")
+    def intro(self) -> None:
+        self.console.print(f"[bold]{self.table.game.title}[/] — seed {self.table.seed}. Type 'help' for commands.")
+        self.console.print(f"Players: {', '.join(self.names.labels)}.", markup=False)
+        clock = getattr(self.table, "clock", None)
+        if clock is not None:
+            self.console.print(
+                f"Turn clock: {clock:g} s per decision; on expiry the engine completes the turn (BD-14)."
+            )
+        view = self.view(None)
+        history = getattr(self.table, "changes", None)  # a local table's past; a remote one shows the start only
+        rolls = [c.action for c in history(0, None) if c.action.startswith("opening")] if history else []
+        if rolls:
+            self.console.print(f"Roll-off for the first turn (CM-3): {', '.join(rolls)}.", markup=False)
+        self.console.print(f"{self.names.says(view.to_play, 'starts')}.", markup=False)
 
-    def _show_opening(self) -> None:
-        rolls = [a for e in self.match.log.events if (a := e.action).startswith("opening")]
-        self.console.print(f"Roll-off for the first turn (CM-3): {', '.join(rolls)}.")
-        self.console.print(f"{self.players[self.state.seat].name} starts.")
+    def prompt(self, seat: Seat) -> str:
+        return f"{self.names[seat]} — roll {self.view(seat).rolls_used} of 3> "
 
-    def _human_turn(self, seat: Seat) -> bool:
-        view = self.state.view(seat)
-        shown = (self.match.log.events[-1:], view.rolls_used)
+    def situation(self, seat: Seat) -> None:
+        view = self.view(seat)
+        shown = (self.table.version, view.rolls_used)
         if view.rolls_used and shown != self._shown:
             self._shown = shown
-            self.console.print(board_text(view))
+            self.console.print(board_text(view, self.last))
+            self.console.print(LEGEND, markup=False, highlight=False)
             self.console.print(dice_text(list(view.dice)))
             self.console.print(f"Hand: {read_hand(view.dice).describe()}; rolls left: {view.rolls_left}.")
-        line = ask(self.console, self.reader, f"{self.players[seat].name} — roll {view.rolls_used} of 3> ")
-        if line is None:
-            return True
-        words = line.strip().lower().split()
-        if words and words[0] in QUIT_WORDS:
-            return False
-        try:
-            action = self._interpret(words, view)
-            if action is None:
-                return True
-            self._act(action, seat)
-        except (IllegalAction, NotationError) as exc:
-            self.console.print(f"[red]{exc}[/]")
-        return True
 
-    def _interpret(self, words: Sequence[str], view: BoardView) -> Action | None:
+    def refused(self, error: Exception, seat: Seat) -> None:
+        self.console.print(f"[red]{error}[/]", highlight=False)
+
+    def time_up(self, seat: Seat) -> None:
+        self.console.print(f"[yellow]Time is up for {self.names[seat]}: the engine completes the turn (BD-14).[/]")
+
+    def interpret(self, line: str, seat: Seat, ask: Ask) -> Action | None:
+        words = line.strip().lower().split()
+        view = self.view(seat)
         if not words:
-            return Roll() if not view.rolls_used else None
+            if view.rolls_used:
+                raise NotationError("type a command (help lists them)")
+            return Roll()
         head, rest = words[0], list(words[1:])
-        if head in ("help", "?"):
-            self.console.print(HELP)
-            return None
         if head == "board":
-            self.console.print(board_text(view))
+            self.console.print(board_text(view, self.last))
+            self.console.print(LEGEND, markup=False, highlight=False)
             return None
         if head == "hint":
-            bot = create_bot(self.game.name, "expert")
-            seat = self.state.current_seat
-            advice = bot.choose(view, self.state.legal_actions(seat), Random(0))
-            self.console.print(f"The expert bot would play: [bold]{advice}[/]")
+            bot = create_bot(self.table.game.name, "expert")
+            legal = [self.table.game.parse_action(text) for text in self.table.legal(seat)]
+            self.console.print(f"The expert bot would play: [bold]{bot.choose(view, legal, Random(0))}[/]")
             return None
         if head == "keep":
             kept = parse_positions(rest) if rest else ()
             return Reroll(tuple(p for p in range(DICE) if p not in kept))
         if head == "resign":
             return Resign()
-        return self.game.parse_action(" ".join(words))
+        action: Action = self.table.game.parse_action(" ".join(words))
+        if isinstance(action, Claim) and view.rolls_used and not view.claimable and not view.removable:
+            raise IllegalAction("nothing can be claimed with these dice: forfeit")
+        return action
 
-    def _act(self, action: Action, seat: Seat) -> None:
-        before = self.state
-        self.match.act(action, seat)
-        if self.players[seat].bot is not None:
-            self._narrate(before, action, seat)
-
-    def _narrate(self, before: BoardState, action: Action, seat: Seat) -> None:
-        name = self.players[seat].name
-        if isinstance(action, (Roll, Reroll)):
+    def narrate(self, change: Change) -> None:
+        if change.seat is None:
             return
-        dice = before.turn.dice
-        hand = read_hand(dice).describe() if dice else ""
+        before = change.before
+        assert isinstance(before, BoardView)
+        action = self.table.game.parse_action(change.action)
+        seat, dice = change.seat, before.dice
+        hand = f" ({read_hand(dice).describe()})" if dice else ""
+        rolled = f"{self.names.says(seat, 'rolled')} {' '.join(map(str, dice))}{hand}"
+        if isinstance(action, (Claim, Remove)):
+            self.last = before.position.layout.square_at(action.row, action.col)
         if isinstance(action, Claim):
-            self.console.print(
-                f"{name} rolled {' '.join(map(str, dice))} ({hand}) and claims {action.row + 1} {action.col + 1}."
-            )
+            self.console.print(f"{rolled} and claims {action.row + 1} {action.col + 1}.", markup=False)
         elif isinstance(action, Remove):
-            self.console.print(f"{name} rolled {hand} and removes the chip at {action.row + 1} {action.col + 1}.")
+            self.console.print(f"{rolled} and removes the chip at {action.row + 1} {action.col + 1}.", markup=False)
         elif isinstance(action, Forfeit):
-            self.console.print(f"{name} rolled {' '.join(map(str, dice))} ({hand}) and forfeits.")
-        elif not isinstance(action, (Rolled, OpeningRoll)):
-            self.console.print(f"{name}: {action}")
+            self.console.print(f"{rolled} and forfeits.", markup=False)
+        elif isinstance(action, Timeout):
+            self.console.print(f"{self.names[seat]}: time is up; the engine completes the turn (BD-14).")
+        elif isinstance(action, Resign):
+            self.console.print(f"{self.names.says(seat, 'resigns')}.", markup=False)
+
+    def finish(self, result: Result) -> None:
+        self.console.print(board_text(self.view(None), self.last))
+        self.console.print(LEGEND, markup=False, highlight=False)
+        winners = " and ".join(self.names[s] for s in sorted(result.winners)) or "nobody"
+        self.console.print(f"[bold]Game over:[/] {result.reason}. Winner(s): {winners}.")
 
 
-def play(
+def build(
     game: BoardGame,
     *,
     vs: str = "expert",
     seed: int | None = None,
+    clock: float | None = None,
     save: Path | None = None,
+    force: bool = False,
+    resume: Path | None = None,
     console: Console | None = None,
     reader: LineReader | None = None,
-) -> int:
-    """Play one board game at this terminal; returns the exit status."""
-    client = BoardClient(
-        game,
-        vs=vs,
-        seed=seed,
-        save=save,
-        console=console or Console(highlight=False),
-        reader=reader or LineReader(),
+) -> PlayLoop:
+    """A board game at this terminal, ready to ``run()``; ``resume`` continues a saved one (``game`` only names it)."""
+    TurnClock(clock)
+    if save is not None:
+        check_save_path(save, force=force)
+    console = console or Console(highlight=False, soft_wrap=True)
+    reader = reader or LineReader()
+    match = start_match(lambda: game, game.name, seed=pick_seed(seed), resume=resume)  # type: ignore[arg-type,return-value]
+    played = match.game
+    assert isinstance(played, BoardGame)
+    kinds = seat_kinds(played, vs)
+    bots = {seat: create_bot(played.name, kind) for seat, kind in enumerate(kinds) if kind is not None}
+    table = LocalTable(
+        match,
+        bots=bots,
+        bot_rng=bot_rng(match),
+        clock=clock if reader.can_time_out else None,
+        sink=open_save(match, save=save, resume=resume, force=force),
     )
-    return client.run()
+    names = seat_names(kinds)
+    labels = [f"{name} ({TEAM_NAMES[played.rules.team_of(seat)]})" for seat, name in enumerate(names)]
+    screen = BoardScreen(table, Names(names, labels), console)
+    humans = [seat for seat, kind in enumerate(kinds) if kind is None]
+    return PlayLoop(table, screen, humans=humans, console=console, reader=reader, save=save or resume)
+
+
+def play(game: BoardGame, **options: Any) -> int:
+    """Play one board game at this terminal; returns the exit status."""
+    return build(game, **options).run()

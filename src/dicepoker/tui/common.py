@@ -13,8 +13,7 @@ import os
 import select
 import sys
 import time
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from random import SystemRandom
 from typing import TextIO
 
@@ -22,8 +21,6 @@ from rich.console import Console
 from rich.text import Text
 
 from dicepoker.core.errors import ConfigError
-from dicepoker.core.log import EventLog
-from dicepoker.games.history import write_history
 
 # One colour per face of a standard die, so equal faces stand out at a glance.
 STANDARD_DIE_STYLES: dict[int, str] = {
@@ -98,7 +95,9 @@ class LineReader:
     def can_time_out(self) -> bool:
         return self._fd is not None
 
-    def read_line(self, timeout: float | None = None) -> str | None:
+    def read_line(self, timeout: float | None = None, tick: Callable[[float], None] | None = None) -> str | None:
+        """One line; ``None`` when ``timeout`` seconds pass first. ``tick(seconds left)`` is called about once a
+        second while waiting (a live countdown)."""
         if self._fd is None:
             line = self._stream.readline()
             if not line:
@@ -112,8 +111,14 @@ class LineReader:
                 break
             if deadline is not None:
                 remaining = deadline - time.monotonic()
-                if remaining <= 0 or not select.select([self._fd], [], [], remaining)[0]:
+                if remaining <= 0:
                     return None
+                # Wake at each whole second left, so that the countdown moves while the player thinks.
+                wait = remaining - math.floor(remaining - 1e-9) if tick is not None else remaining
+                if not select.select([self._fd], [], [], max(wait, 0.001))[0]:
+                    if tick is not None and deadline - time.monotonic() > 0:
+                        tick(deadline - time.monotonic())
+                    continue
             chunk = os.read(self._fd, 4096)
             if chunk:
                 self._pending += chunk
@@ -122,16 +127,18 @@ class LineReader:
         line, _, self._pending = self._pending.partition(b"\n")
         return line.decode("utf-8", errors="replace").rstrip("\r")
 
+    def discard_typed(self) -> None:
+        """Forget what a person typed but did not send yet, at a terminal (``termios.tcflush``): text typed
+        around a timeout must not be played at the next turn. Piped commands are a script and are kept."""
+        if self._fd is None or not self.interactive:
+            return
+        self._pending = b""
+        try:
+            import termios
 
-class Deadline:
-    """The time limit of one decision (CM-6); ``None`` seconds means no limit."""
-
-    def __init__(self, seconds: float | None) -> None:
-        self.ends = None if seconds is None else time.monotonic() + seconds
-
-    @property
-    def remaining(self) -> float | None:
-        return None if self.ends is None else max(0.0, self.ends - time.monotonic())
+            termios.tcflush(self._fd, termios.TCIFLUSH)
+        except (ImportError, OSError):
+            pass
 
 
 class TurnClock:
@@ -140,7 +147,7 @@ class TurnClock:
     When :func:`ask` returns ``None`` the time is up and the client applies the engine's ``Timeout``
     action; the game's rules say what it means (SC-14, HE-16, PK-15). ``None`` seconds: no clock.
 
-    >>> TurnClock(None).start(LineReader()).remaining is None
+    >>> TurnClock(None).seconds is None
     True
     >>> TurnClock(0)
     Traceback (most recent call last):
@@ -153,21 +160,24 @@ class TurnClock:
             raise ConfigError(f"--clock must be a positive number of seconds, got {seconds:g}")
         self.seconds = seconds
 
-    def start(self, reader: LineReader) -> Deadline:
-        """The deadline of a decision starting now (none when ``reader`` cannot time out)."""
-        return Deadline(self.seconds if reader.can_time_out else None)
 
-
-def ask(console: Console, reader: LineReader, prompt: str, deadline: Deadline | None = None) -> str | None:
-    """Show ``prompt`` (with the seconds left, if timed) and read one line; ``None`` when time is up.
-
-    When the commands do not come from a person at a terminal they are echoed, so a transcript shows them.
+def ask(console: Console, reader: LineReader, prompt: str, deadline: float | None = None) -> str | None:
+    """Show ``prompt`` (with the seconds left before ``deadline``, a ``time.monotonic`` time) and read one
+    line; ``None`` when time is up. At a terminal the seconds count down live without touching what the
+    player is typing. Commands that do not come from a person at a terminal are echoed for the transcript.
     """
-    remaining = deadline.remaining if deadline is not None else None
-    clock = "" if remaining is None else f"[{remaining:.0f}s] "
+    remaining = None if deadline is None or not reader.can_time_out else max(0.0, deadline - time.monotonic())
+    clock = "" if remaining is None else f"[{math.ceil(remaining):>3}s] "
     console.print(f"{clock}{prompt}", end="", markup=False, highlight=False)
     console.file.flush()
-    line = reader.read_line(remaining)
+    live = remaining is not None and reader.interactive and console.is_terminal
+
+    def tick(left: float) -> None:
+        # Save the cursor, rewrite the clock at the start of the line, restore the cursor: the typing stays.
+        console.file.write(f"\x1b7\r[{math.ceil(left):>3}s]\x1b8")
+        console.file.flush()
+
+    line = reader.read_line(remaining, tick if live else None)
     if line is None:
         console.print()
     elif not reader.interactive:
@@ -179,20 +189,3 @@ def ask(console: Console, reader: LineReader, prompt: str, deadline: Deadline | 
 def pick_seed(seed: int | None) -> int:
     """The seed to play: the one given, or a fresh one (shown to the player so the game can be replayed)."""
     return seed if seed is not None else SystemRandom().randrange(2**31)
-
-
-def save_log(path: Path, log: EventLog) -> None:
-    """Write the event log as JSON lines, all at once (a reader never sees half a file)."""
-    _write_whole(path, log.to_jsonl())
-
-
-def save_history(path: Path, log: EventLog, console: Console) -> None:
-    """Write a betting game as a hand history (:mod:`dicepoker.games.history`), all at once, and say so."""
-    _write_whole(path, write_history(log))
-    console.print(f"Saved the hand history to {path}: replay with 'dicepoker replay {path}'.", markup=False)
-
-
-def _write_whole(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(path)

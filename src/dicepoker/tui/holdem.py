@@ -5,28 +5,30 @@ showdown. Bots get their seat's view and the legal actions, nothing else. Comman
 action text (``check``, ``call``, ``fold``, ``bet 10``, ``raise 20``; amounts are the total wager of the
 round) plus ``allin``, ``help``, ``status`` and ``quit``. Each hand ends with who won which pot and why.
 ``--clock SECONDS`` limits each decision (CM-6): when time is up the engine checks or folds (HE-16).
-``--save FILE`` writes the game as a hand history (:mod:`dicepoker.games.history`) when the game ends or
-the player leaves; ``dicepoker replay FILE`` reads it back.
+``--save FILE`` writes the game as a hand history (:mod:`dicepoker.games.history`) as it is played;
+``dicepoker replay FILE`` reads it back and ``--resume FILE`` continues it. Hot-seat players hand the
+keyboard over on a cleared screen, so that nobody sees another's pocket dice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from random import Random
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from dicepoker.bots.base import Bot
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
-from dicepoker.core.match import Match
-from dicepoker.core.types import Action, Seat, Timeout
+from dicepoker.core.types import Action, Result, Seat, Timeout
 from dicepoker.dice.suited import HandCategory, Suit, SuitedDie, best_value, category_of, describe, value_faces
 from dicepoker.games.betting import Bet, BettingAction, Call, Check, Fold, Raise
-from dicepoker.games.holdem import HoldemGame, HoldemState, HoldemView, Showdown
-from dicepoker.tui.common import QUIT_WORDS, LineReader, TurnClock, ask, pick_seed, save_history
+from dicepoker.games.holdem import HoldemGame, HoldemView, Showdown
+from dicepoker.tui.common import LineReader, TurnClock, pick_seed
+from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
+from dicepoker.tui.saving import check_save_path, open_save, start_match
+from dicepoker.tui.table import Change, LocalTable, Table, bot_rng
 
 HUMAN = "human"
 STREET_NAMES = {"open": "the Open", "flop": "the Flop", "turn": "the Turn", "river": "the River"}
@@ -47,7 +49,7 @@ Commands (amounts are the total you put in this betting round, as in 'raise 20' 
   allin            put in all your chips, when the limits allow it
   status           show the table again
   help             this list
-  quit             leave the game (saved first when --save was given)
+  quit             leave the game (with --save it is saved as you play; --resume continues it)
 Dice are face and suit: 6r = six red (suits r b w y). Best five of your two pocket dice and the five
 community dice win; Yahtzee flush > straight flush > Yahtzee > flush > four of a kind > straight >
 full house > three of a kind > two pair > one pair > high dice (HE-10)."""
@@ -88,162 +90,106 @@ def action_label(action: BettingAction, view: HoldemView) -> str:
     return str(action)
 
 
-# -- the client -----------------------------------------------------------------------------------------
-class HoldemClient:
-    """One game in the terminal. ``run`` plays it to the end, or until quit or the end of input."""
+def pot_line(view: HoldemView) -> str:
+    """The pot, split into main and side pots only when someone is all-in; the parts add up to the total.
 
-    def __init__(
-        self,
-        *,
-        players: int = 2,
-        opponents: Sequence[str] = ("expert",),
-        stack: int = 1000,
-        seed: int | None = None,
-        clock: float | None = None,
-        save: Path | None = None,
-        console: Console,
-        reader: LineReader,
-    ) -> None:
-        self.clock = TurnClock(clock)
-        game = HoldemGame(players=players, stack=stack)
-        names = [n.strip().lower() for entry in opponents for n in entry.split(",") if n.strip()] or ["expert"]
-        if len(names) == 1:
-            names = names * (players - 1)
-        if len(names) != players - 1:
-            raise ConfigError(f"--vs names {len(names)} opponents for the {players - 1} other seats")
-        choices = [*bot_names("holdem"), HUMAN]
-        for name in names:
-            if name not in choices:
-                raise ConfigError(f"no opponent {name!r} for holdem; choose one of: {', '.join(choices)}")
-        self.bots: dict[Seat, Bot] = {
-            seat: create_bot("holdem", name) for seat, name in enumerate(names, start=1) if name != HUMAN
-        }
-        hot_seat = len(self.bots) < players - 1
-        self.names = ["Player 1" if hot_seat else "You"]
-        self.names += [
-            f"Player {seat + 1}" if n == HUMAN else f"{n.capitalize()} {seat}" for seat, n in enumerate(names, 1)
-        ]
-        self.seed = pick_seed(seed)
-        self.game = game
-        self.match = Match(game, seed=self.seed)  # type: ignore[arg-type]
-        # Bots draw from their own stream so that their choices never shift the dice of the seed.
-        self.bot_rng = Random(f"{self.seed}-bots")
-        self.save, self.console, self.reader = save, console, reader
-        self._announced_hand = 0
+    A pot that only one player may win is a bet nobody could match: it goes back (``uncalled``).
+    """
+    total = sum(amount for amount, _ in view.pots)
+    shared = [amount for amount, eligible in view.pots if len(eligible) > 1]
+    all_in = any(view.in_hand[s] and view.stacks[s] == 0 for s in range(view.players))
+    line = f"Pot: {total}"
+    if all_in and len(shared) > 1:
+        parts = [f"{'main' if i == 0 else f'side {i}'} {amount}" for i, amount in enumerate(shared)]
+        if total > sum(shared):
+            parts.append(f"uncalled {total - sum(shared)}")
+        line += f" ({' + '.join(parts)})"
+    bets = sum(view.bets)
+    if bets:
+        line += f"; {bets} of it bet this round"
+    return line
 
-    @property
-    def state(self) -> HoldemState:
-        state = self.match.state
-        assert isinstance(state, HoldemState)
-        return state
 
-    @property
-    def humans(self) -> list[Seat]:
-        return [seat for seat in range(self.game.num_players) if seat not in self.bots]
+# -- the screen -----------------------------------------------------------------------------------------
+class HoldemScreen(Screen):
+    help_text = HELP
+    hidden_dice = True
+    command = "holdem"
 
-    # -- the game loop ------------------------------------------------------------------------------
-    def run(self) -> int:
-        """Play until the game ends, the player quits or input ends; the exit status (0)."""
-        self._intro()
-        try:
-            while not self.state.is_terminal:
-                self._announce_hand()
-                if not any(self.state.chips()[seat] for seat in self.humans):
-                    return self._leave("You have no chips left: your game is over.")
-                seat = self.state.current_seat
-                assert seat is not None
-                bot = self.bots.get(seat)
-                if bot is not None:
-                    action: Action = bot.choose(self.state.view(seat), self.state.legal_actions(seat), self.bot_rng)
-                else:
-                    chosen = self._human_decision(seat)
-                    if chosen is None:
-                        return self._leave("You left the table.")
-                    action = chosen
-                self._act(action, seat)
-        except EOFError:
-            return self._leave("\nEnd of input: leaving the game unfinished.")
-        except KeyboardInterrupt:
-            return self._leave("\nInterrupted: leaving the game unfinished.")
-        result = self.state.result()
-        winners = " and ".join(self.names[s] for s in sorted(result.winners)) or "nobody"
-        chips = ", ".join(f"{self.names[s]} {c}" for s, c in enumerate(result.scores))
-        self.console.print(f"Game over: {winners} won — {result.reason}. Chips: {chips}.", markup=False)
-        return self._leave(None)
+    def __init__(self, table: Table, names: Names, console: Console) -> None:
+        super().__init__(table, names, console)
+        self._announced = 0
+        self._board: tuple[int, tuple[SuitedDie, ...]] = (0, ())
 
-    def _intro(self) -> None:
-        config = self.game.config
-        seats = ", ".join(f"seat {s}: {name}" for s, name in enumerate(self.names))
-        self.console.print(f"[bold]{self.game.title}[/] — seed {self.seed}.")
+    def view(self, seat: Seat | None) -> HoldemView:
+        view = self.table.view(seat)
+        assert isinstance(view, HoldemView)
+        return view
+
+    def intro(self) -> None:
+        config = self.table.game.config
+        self.console.print(f"[bold]{self.table.game.title}[/] — seed {self.table.seed}.")
+        players = ", ".join(self.names.labels)
         self.console.print(
-            f"{seats}. Stacks {config.stack}, ante {config.ante}. Type help for the commands.", markup=False
+            f"Players: {players}. Stacks {config.stack}, ante {config.ante}. Type help for the commands.", markup=False
         )
-        if self.clock.seconds is not None:
+        clock = getattr(self.table, "clock", None)
+        if clock is not None:
             self.console.print(
-                f"Turn clock: {self.clock.seconds:g} s per decision; on expiry you check, or fold (HE-16).",
-                markup=False,
+                f"Turn clock: {clock:g} s per decision; on expiry you check, or fold (HE-16).", markup=False
             )
+        self._announce(self.view(None))
 
-    def _announce_hand(self) -> None:
-        state = self.state
-        if state.hand == self._announced_hand or state.betting is None:
+    def _announce(self, view: HoldemView) -> None:
+        if view.hand <= self._announced or view.over or view.rolling:
             return
-        self._announced_hand = state.hand
-        chips = ", ".join(f"{self.names[s]} {c}" for s, c in enumerate(state.chips()) if c or s in state.betting.order)
-        self.console.rule(f"Hand {state.hand} · {self.names[state.dealer]} deals")
-        self.console.print(f"Chips: {chips}. Antes of {self.game.config.ante} are in.", markup=False)
+        self._announced = view.hand
+        dealt = [s for s in range(view.players) if view.stacks[s] or view.bets[s] or view.in_hand[s]]
+        chips = ", ".join(f"{self.names[s]} {view.stacks[s] + view.bets[s]}" for s in dealt)
+        self.console.rule(f"Hand {view.hand} · {self.names.says(view.dealer, 'deals')}")
+        self.console.print(
+            f"Chips behind: {chips}. Antes of {self.table.game.config.ante} are in the pot.", markup=False
+        )
+
+    def left_out(self, humans: Sequence[Seat]) -> str | None:
+        view = self.view(None)
+        playing = {s for _, eligible in view.pots for s in eligible}
+        if all(view.stacks[s] == 0 and s not in playing for s in humans):
+            return (
+                "You have no chips left: your game is over." if len(humans) == 1 else "No player here has chips left."
+            )
+        return None
 
     # -- people -------------------------------------------------------------------------------------
-    def _human_decision(self, seat: Seat) -> BettingAction | Timeout | None:
-        """Read commands until one is a legal action; ``Timeout`` when the clock runs out, ``None`` to quit."""
-        if len(self.humans) > 1:
-            self.console.print(f"[bold]{self.names[seat]}[/], your turn (others, look away).")
-        self._show_table(seat)
-        deadline = self.clock.start(self.reader)
-        while True:
-            line = ask(self.console, self.reader, f"{self.names[seat]} > ", deadline)
-            if line is None:
-                self.console.print(f"[yellow]Time is up for {self.names[seat]}.[/]")
-                return Timeout()
-            try:
-                command = self._interpret(line, seat)
-            except (NotationError, IllegalAction) as exc:
-                self.console.print(f"[red]not accepted:[/] {exc}", highlight=False)
-                self.console.print(self._legal_line(seat), markup=False)
-                continue
-            if command == "quit":
-                return None
-            if command == "help":
-                self.console.print(HELP, markup=False)
-            elif command == "status":
-                self._show_table(seat)
-            else:
-                assert not isinstance(command, str)
-                return command
-
-    def _interpret(self, line: str, seat: Seat) -> BettingAction | str:
-        """A command line as a legal action or an information command; raises with the reason."""
+    def interpret(self, line: str, seat: Seat, ask: Ask) -> Action | None:
         words = line.lower().split()
         if not words:
             raise NotationError("type a command (help lists them)")
-        if words[0] in QUIT_WORDS and len(words) == 1:
-            return "quit"
-        if words in (["help"], ["?"]):
-            return "help"
         if words in (["status"], ["table"]):
-            return "status"
+            self.situation(seat)
+            return None
         if words in (["allin"], ["all-in"], ["all", "in"]):
             return self._all_in(seat)
-        action = self.game.parse_action(" ".join(words))
+        action = self.table.game.parse_action(" ".join(words))
         if not isinstance(action, (Fold, Check, Call, Bet, Raise)):
             raise NotationError(f"{line.strip()!r} is not a betting command (help lists them)")
-        self.state.check(action, seat)
         return action
 
+    def refused(self, error: Exception, seat: Seat) -> None:
+        self.console.print(f"[red]not accepted:[/] {error}", highlight=False)
+        self.console.print(self._legal_line(seat), markup=False)
+
+    def time_up(self, seat: Seat) -> None:
+        self.console.print(f"[yellow]Time is up for {self.names[seat]}.[/] (Anything typed meanwhile is discarded.)")
+
+    def _legal(self, seat: Seat) -> list[BettingAction]:
+        actions = [self.table.game.parse_action(text) for text in self.table.legal(seat)]
+        return [a for a in actions if isinstance(a, (Fold, Check, Call, Bet, Raise))]
+
     def _all_in(self, seat: Seat) -> BettingAction:
-        view = self.state.view(seat)
+        view = self.view(seat)
         everything = view.bets[seat] + view.stacks[seat]
-        legal = self.state.legal_actions(seat)
+        legal = self._legal(seat)
         for action in legal:
             if isinstance(action, (Bet, Raise)) and action.to == everything:
                 return action
@@ -254,9 +200,8 @@ class HoldemClient:
         raise IllegalAction(f"all-in ({everything}) is not possible: {limit}")
 
     def _legal_line(self, seat: Seat) -> str:
-        view = self.state.view(seat)
-        legal = [a for a in self.state.legal_actions(seat) if isinstance(a, (Fold, Check, Call, Bet, Raise))]
-        labels = [action_label(a, view) for a in legal]
+        view = self.view(seat)
+        labels = [action_label(a, view) for a in self._legal(seat)]
         try:
             self._all_in(seat)
             labels.append("allin")
@@ -264,23 +209,20 @@ class HoldemClient:
             pass
         return "Legal: " + ", ".join(labels)
 
-    def _show_table(self, seat: Seat) -> None:
-        view = self.state.view(seat)
+    def situation(self, seat: Seat) -> None:
+        view = self.view(seat)
         street = STREET_NAMES.get(view.street or "", "")
         self.console.print(f"Hand {view.hand}, {street}; {self.names[seat]} to act.", markup=False)
-        board = Text("Board: ").append_text(dice_text(view.board, 5 - len(view.board)))
-        self.console.print(board)
-        mine = Text("Your dice: ").append_text(dice_text(view.pocket))
+        self.console.print(Text("Board: ").append_text(dice_text(view.board, 5 - len(view.board))))
+        mine = Text(f"{self.names.whose(seat).capitalize()} dice: ").append_text(dice_text(view.pocket))
         if len(view.pocket) + len(view.board) >= 5:
             mine.append(f"  best hand: {describe(best_value((*view.pocket, *view.board)))}")
         self.console.print(mine)
-        self.console.print(self._pot_line(view), markup=False)
-        dealt_in = self._dealt_in()
+        self.console.print(pot_line(view), markup=False)
+        playing = {s for _, eligible in view.pots for s in eligible}
         for other in range(view.players):
-            if other not in dealt_in:
-                status = "out of the game"
-            elif not view.in_hand[other]:
-                status = "folded"
+            if not view.in_hand[other]:
+                status = "folded" if other in playing or view.stacks[other] else "out of the game"
             else:
                 status = "all-in" if view.stacks[other] == 0 else "in"
             dealer = " (dealer)" if other == view.dealer else ""
@@ -291,54 +233,31 @@ class HoldemClient:
             self.console.print(f"{owed} to call.", markup=False)
         self.console.print(self._legal_line(seat), markup=False)
 
-    def _dealt_in(self) -> tuple[Seat, ...]:
-        betting = self.state.betting
-        return betting.order if betting is not None else ()
+    # -- narrating ----------------------------------------------------------------------------------
+    def narrate(self, change: Change) -> None:
+        before, after = change.before, change.after
+        assert isinstance(before, HoldemView) and isinstance(after, HoldemView)
+        if change.seat is not None:
+            self.console.print(f"{self.names[change.seat]}: {self._describe(change, before)}", markup=False)
+        if after.last_showdown is not None and after.last_showdown != before.last_showdown:
+            self._show_showdown(after.last_showdown)
+        if after.hand == before.hand and not after.rolling and after.board and (after.hand, after.board) != self._board:
+            if self._board[0] == after.hand and len(self._board[1]) >= 3 and after.board[:3] != self._board[1][:3]:
+                self.console.print("Everyone checked the Flop: its dice are re-rolled (HE-6).")
+            street = STREET_NAMES.get(after.street or "", "")
+            self.console.print(Text(f"Board ({street}): ").append_text(dice_text(after.board)))
+            self._board = (after.hand, after.board)
+        if not after.rolling:
+            self._announce(after)
 
-    def _pot_line(self, view: HoldemView) -> str:
-        # Betting.pots already counts this round's wagers (and a pot of one eligible seat is an uncalled bet).
-        total = sum(amount for amount, _ in view.pots)
-        shared = [amount for amount, eligible in view.pots if len(eligible) > 1]
-        bets = sum(view.bets)
-        parts = [f"{'main' if i == 0 else f'side {i}'} {amount}" for i, amount in enumerate(shared)]
-        if len(shared) < 2:
-            parts = []
-        if bets:
-            parts.append(f"{bets} of it bet this round")
-        return f"Pot: {total}" + (f" ({', '.join(parts)})" if parts else "")
-
-    # -- acting and narrating -----------------------------------------------------------------------
-    def _act(self, action: Action, seat: Seat) -> None:
-        before = self.state
-        logged = len(self.match.log.events)
-        self.match.act(action, seat)
-        self.console.print(f"{self.names[seat]}: {self._describe(action, before, seat)}", markup=False)
-        # One action may settle a hand and deal (and even play out) the next ones when players are all-in:
-        # narrate from every state the new events pass through, not just the last one.
-        state = shown = before
-        for event in self.match.log.events[logged:]:
-            previous, state = state, state.apply(self.game.parse_action(event.action), event.seat)
-            if state.last_showdown is not previous.last_showdown and state.last_showdown is not None:
-                self._show_showdown(state.last_showdown)
-                shown = state
-            elif state.hand == shown.hand and state.board != shown.board and not state.is_chance:
-                self._show_board(shown, state)
-                shown = state
-            elif state.hand != shown.hand:
-                shown = state
-
-    def _show_board(self, previous: HoldemState, state: HoldemState) -> None:
-        if state.flop_rerolled and not previous.flop_rerolled:
-            self.console.print("Everyone checked the Flop: its dice are re-rolled (HE-6).")
-        street = STREET_NAMES.get(state.view(None).street or "", "")
-        self.console.print(Text(f"Board ({street}): ").append_text(dice_text(state.board)))
-
-    def _describe(self, action: Action, before: HoldemState, seat: Seat) -> str:
-        view = before.view(seat)
+    def _describe(self, change: Change, view: HoldemView) -> str:
+        seat = change.seat
+        assert seat is not None
+        action = self.table.game.parse_action(change.action)
+        owed = min(view.stacks[seat], max(view.bets) - view.bets[seat])
         if isinstance(action, Timeout):  # HE-16: check if possible, else fold
-            return "timeout: " + ("check" if Check() in before.legal_actions(seat) else "fold") + " (HE-16)"
+            return "timeout: " + ("fold" if owed else "check") + " (HE-16)"
         if isinstance(action, Call):
-            owed = min(view.stacks[seat], max(view.bets) - view.bets[seat])
             return f"call {owed}" + (" (all-in)" if owed == view.stacks[seat] else "")
         if isinstance(action, (Bet, Raise)):
             allin = action.to == view.bets[seat] + view.stacks[seat]
@@ -357,8 +276,7 @@ class HoldemClient:
         self.console.print(Text(f"Showdown of hand {record.hand} — board: ").append_text(dice_text(record.board)))
         values = {seat: value for seat, _, value in record.shown}
         for seat, pocket, value in record.shown:
-            verb = "show" if self.names[seat] == "You" else "shows"
-            line = Text(f"  {self.names[seat]} {verb} ").append_text(dice_text(pocket))
+            line = Text(f"  {self.names.says(seat, 'shows')} ").append_text(dice_text(pocket))
             self.console.print(line.append(f": {describe(value)}"))
         for number, payout in enumerate(record.payouts):
             pot = "Main pot" if number == 0 else f"Side pot {number}"
@@ -374,7 +292,7 @@ class HoldemClient:
                 reason = f"the only hand that may win it ({describe(best)})"
             else:
                 beaten = "; ".join(
-                    f"{self.names[s]}'s {describe(values[s])}: {why_better(best, values[s])}" for s in losers
+                    f"{self.names.whose(s)} {describe(values[s])}: {why_better(best, values[s])}" for s in losers
                 )
                 reason = f"{describe(best)} over {beaten}"
             self.console.print(f"{pot} {payout.pot.amount} -> {won}: {reason}.", markup=False)
@@ -382,16 +300,27 @@ class HoldemClient:
         if flushes:
             self.console.print("A Yahtzee flush at the showdown wins the game at once (HE-12).")
 
-    # -- the end ------------------------------------------------------------------------------------
-    def _leave(self, message: str | None) -> int:
-        if message:
-            self.console.print(message, markup=False)
-        if self.save is not None:
-            save_history(self.save, self.match.log, self.console)
-        return 0
+    def finish(self, result: Result) -> None:
+        winners = " and ".join(self.names[s] for s in sorted(result.winners)) or "nobody"
+        chips = ", ".join(f"{self.names[s]} {c}" for s, c in enumerate(result.scores))
+        self.console.print(f"Game over: {winners} won — {result.reason}. Chips: {chips}.", markup=False)
 
 
-def play(
+def opponent_kinds(players: int, opponents: Sequence[str], game: str) -> list[str | None]:
+    """``--vs``: one name for every other seat or one per seat; ``human`` is a person (hot-seat)."""
+    names = [n.strip().lower() for entry in opponents for n in entry.split(",") if n.strip()] or ["expert"]
+    if len(names) == 1:
+        names = names * (players - 1)
+    if len(names) != players - 1:
+        raise ConfigError(f"--vs names {len(names)} opponents for the {players - 1} other seats")
+    choices = [*bot_names(game), HUMAN]
+    for name in names:
+        if name not in choices:
+            raise ConfigError(f"no opponent {name!r} for {game}; choose one of: {', '.join(choices)}")
+    return [None, *(None if name == HUMAN else name for name in names)]
+
+
+def build(
     *,
     players: int = 2,
     opponents: Sequence[str] = ("expert",),
@@ -399,19 +328,38 @@ def play(
     seed: int | None = None,
     clock: float | None = None,
     save: Path | None = None,
+    force: bool = False,
+    resume: Path | None = None,
     console: Console | None = None,
     reader: LineReader | None = None,
-) -> int:
-    """Play one game at this terminal (``dicepoker play holdem``); returns the exit status."""
-    client = HoldemClient(
-        players=players,
-        opponents=opponents,
-        stack=stack,
-        seed=seed,
-        clock=clock,
-        save=save,
-        # Soft wrap: messages keep their lines (and paths) whole when the output goes to a pipe or a file.
-        console=console or Console(highlight=False, soft_wrap=True),
-        reader=reader or LineReader(),
+) -> PlayLoop:
+    """A game at this terminal, ready to ``run()``. With ``resume`` the game saved there goes on: its
+    players, stacks and seed come from the file, the opponents from ``opponents``."""
+    TurnClock(clock)
+    if save is not None:
+        check_save_path(save, force=force)
+    console = console or Console(highlight=False, soft_wrap=True)
+    reader = reader or LineReader()
+    match = start_match(
+        lambda: HoldemGame(players=players, stack=stack),  # type: ignore[arg-type,return-value]
+        "holdem",
+        seed=pick_seed(seed),
+        resume=resume,
     )
-    return client.run()
+    kinds = opponent_kinds(match.game.num_players, opponents, "holdem")
+    bots = {seat: create_bot("holdem", kind) for seat, kind in enumerate(kinds) if kind is not None}
+    table = LocalTable(
+        match,
+        bots=bots,
+        bot_rng=bot_rng(match),
+        clock=clock if reader.can_time_out else None,
+        sink=open_save(match, save=save, resume=resume, force=force),
+    )
+    screen = HoldemScreen(table, Names(seat_names(kinds)), console)
+    humans = [seat for seat, kind in enumerate(kinds) if kind is None]
+    return PlayLoop(table, screen, humans=humans, console=console, reader=reader, save=save or resume)
+
+
+def play(**options: Any) -> int:
+    """Play one game at this terminal (``dicepoker play holdem``); returns the exit status."""
+    return build(**options).run()

@@ -1,33 +1,36 @@
 """``dicepoker play peekpoker``: PeekPoker Hold'em at the terminal, against bots or hot-seat.
 
-The client only ever shows a seat its view; bots get views too. Each hand is narrated as it goes and
-summed up in one line (dice shown, hands, chips won). ``--clock SECONDS`` limits each decision (CM-6):
-when time is up the engine checks, or folds, or stands at an ace decision (PK-15). ``--save FILE``
-writes the game as a hand history (:mod:`dicepoker.games.history`) for ``dicepoker replay FILE``.
+The client only ever shows a seat its view; bots get views too. Each hand is narrated as it goes (every
+ace re-roll and its result, the bots' included) and summed up in one line. Commands are case-insensitive;
+``help``, ``hint`` and ``allin`` work as in the other games, and the ace decision has its own prompt.
+``--clock SECONDS`` limits each decision (CM-6): when time is up the engine checks, or folds, or stands at
+an ace decision (PK-15). ``--save FILE`` writes the game as a hand history as it is played.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from random import Random
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from dicepoker.bots.base import Bot
-from dicepoker.bots.registry import bot_names, create_bot
-from dicepoker.core.errors import ConfigError, DicePokerError
-from dicepoker.core.match import Match
-from dicepoker.core.types import Action, Seat, Timeout
-from dicepoker.dice.poker import Colour, PokerDice, describe, evaluate
-from dicepoker.games.betting import Check
-from dicepoker.games.peekpoker import PeekPokerState
-from dicepoker.games.peekpoker.actions import Phase
+from dicepoker.bots.registry import create_bot
+from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
+from dicepoker.core.types import Action, Result, Seat, Timeout
+from dicepoker.dice.poker import Colour, Face, PokerDice, describe, evaluate
+from dicepoker.games.betting import Bet, Call, Raise
+from dicepoker.games.peekpoker.actions import Phase, RerollAces, Stand
 from dicepoker.games.peekpoker.view import PeekPokerView
 from dicepoker.games.registry import create
-from dicepoker.tui.common import QUIT_WORDS, LineReader, TurnClock, ask, pick_seed, save_history
+from dicepoker.tui.common import LineReader, TurnClock, pick_seed
+from dicepoker.tui.holdem import opponent_kinds
+from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
+from dicepoker.tui.saving import check_save_path, open_save, start_match
+from dicepoker.tui.table import Change, LocalTable, Table, bot_rng
 
-HUMAN = "human"
 OPTIONS = {
     "blinds": "blinds",
     "forced-bet": "forced_bet",
@@ -35,6 +38,17 @@ OPTIONS = {
     "no-ace-rerolls": "ace_rerolls",
 }
 _STYLE = {Colour.RED: "bold white on red", Colour.BLACK: "bold white on black", Colour.GREEN: "bold white on green"}
+
+HELP = """\
+Commands (any case; amounts are the total you put in this betting round):
+  check  call  fold      as in poker
+  bet 2  raise 4         bet, or raise to 4
+  allin                  put in all your chips
+  At the showdown, with aces (PK-8), the prompt asks which aces to re-roll:
+  stand  (or 0)          keep your dice
+  2  (or 'A A')          re-roll that many of your aces
+  hint                   what the expert bot would do;  status  shows the table again
+  help                   this list;  quit  leaves (with --save the game is saved as you play)"""
 
 
 def game_options(names: list[str]) -> dict[str, bool]:
@@ -57,103 +71,62 @@ def dice_text(dice: PokerDice | None) -> Text:
     return text
 
 
-class PeekPokerClient:
-    def __init__(
-        self,
-        *,
-        players: int,
-        opponents: list[str],
-        options: dict[str, bool],
-        seed: int | None,
-        save: Path | None,
-        console: Console,
-        reader: LineReader,
-        clock: float | None = None,
-    ) -> None:
-        self.clock = TurnClock(clock)
-        if len(opponents) == 1:
-            opponents = opponents * (players - 1)
-        if len(opponents) != players - 1:
-            raise ConfigError(f"--vs names {len(opponents)} opponents for {players - 1} other seats")
-        for name in opponents:
-            if name != HUMAN and name not in bot_names("peekpoker"):
-                raise ConfigError(f"no bot {name!r}; choose {', '.join(bot_names('peekpoker'))} or human")
-        self.names = ["you", *(f"{name} {i}" for i, name in enumerate(opponents, start=1))]
-        self.bots: dict[Seat, Bot] = {
-            seat: create_bot("peekpoker", name) for seat, name in enumerate(opponents, start=1) if name != HUMAN
-        }
-        self.seed = pick_seed(seed)
-        self.match = Match(create("peekpoker", players=players, **options), seed=self.seed)
-        self.bot_rng = Random(self.seed ^ 0xB07)
-        self.save, self.console, self.reader = save, console, reader
-        self.history: list[str] = []
+def symbols(dice: PokerDice | None) -> str:
+    return " ".join(face.symbol for face in dice or ())
 
-    @property
-    def state(self) -> PeekPokerState:
-        state = self.match.state
-        assert isinstance(state, PeekPokerState)
-        return state
 
-    def run(self) -> int:
-        game = self.match.game
-        self.console.print(f"[bold]{game.title}[/] — seed {self.seed}; options {game.config_json()}")
-        self.console.print("Commands: check, call, fold, bet N, raise N (to N), stand, reroll A [A ...], quit.")
-        if self.clock.seconds is not None:
+class PeekPokerScreen(Screen):
+    help_text = HELP
+    hidden_dice = True
+    command = "peekpoker"
+
+    def __init__(self, table: Table, names: Names, console: Console) -> None:
+        super().__init__(table, names, console)
+        self._hand = 0
+        self._summarised = 0
+        self._deciders: set[Seat] = set()
+
+    def view(self, seat: Seat | None) -> PeekPokerView:
+        view = self.table.view(seat)
+        assert isinstance(view, PeekPokerView)
+        return view
+
+    def intro(self) -> None:
+        config = self.table.game.config
+        chosen = [word for word, field in OPTIONS.items() if getattr(config, field) != (field == "ace_rerolls")]
+        options = ", ".join(chosen) if chosen else "none"
+        self.console.print(f"[bold]{self.table.game.title}[/] — seed {self.table.seed}.")
+        self.console.print(
+            f"Players: {', '.join(self.names.labels)}. Stacks {config.stack}; options: {options}. Type help.",
+            markup=False,
+        )
+        clock = getattr(self.table, "clock", None)
+        if clock is not None:
             self.console.print(
-                f"Turn clock: {self.clock.seconds:g} s per decision; on expiry you check, or fold, "
+                f"Turn clock: {clock:g} s per decision; on expiry you check, or fold, "
                 "or stand at an ace decision (PK-15)."
             )
-        hand = 0
-        while not self.state.is_terminal:
-            if self.state.hand_number != hand:
-                self._hand_over()
-                hand = self.state.hand_number
-                self._hand_start()
-            to_act = self.state.to_act
-            assert isinstance(to_act, tuple)
-            for seat in to_act:
-                try:
-                    action = self._decide(seat)
-                except EOFError:
-                    return self._leave("\nEnd of input: leaving the game unfinished.")
-                if action is None:
-                    return self._leave("You left the table.")
-                before = self.state
-                self.match.act(action, seat)
-                self._narrate(before, action, seat)
-                if self.state.phase is not Phase.ACES:
-                    break
-        self._hand_over()
-        result = self.state.result()
-        winners = ", ".join(self.names[s] for s in sorted(result.winners)) or "nobody"
-        self.console.print(f"[bold]Game over:[/] {result.reason}. Won by {winners}; chips {list(result.scores)}.")
-        return self._leave(None)
+        self._start_hand(self.view(None))
 
-    def _decide(self, seat: Seat) -> Action | None:
-        """A bot's choice, or a person's legal command; ``Timeout`` when the clock runs out, ``None`` to quit."""
-        view = self.state.view(seat)
-        legal = self.state.legal_actions(seat)
-        if seat in self.bots:
-            return self.bots[seat].choose(view, legal, self.bot_rng)
-        self._show(view)
-        deadline = self.clock.start(self.reader)
-        while True:
-            line = ask(self.console, self.reader, f"{self.names[seat]} > ", deadline)
-            if line is None:
-                self.console.print(f"[yellow]Time is up for {self.names[seat]}.[/]")
-                return Timeout()
-            if line.strip().lower() in QUIT_WORDS:
-                return None
-            try:
-                action = self.match.game.parse_action(line)
-                self.state.check(action, seat)
-                return action
-            except DicePokerError as exc:
-                choices = ", ".join(str(a) for a in legal[:6]) + (" …" if len(legal) > 6 else "")
-                self.console.print(f"[red]{exc}[/] (legal: {choices})")
+    def _start_hand(self, view: PeekPokerView) -> None:
+        if view.hand_number == self._hand or view.dealer is None or view.over:
+            return
+        self._hand = view.hand_number
+        chips = ", ".join(f"{self.names[s]} {c}" for s, c in enumerate(view.chips))
+        self.console.print(f"\n[bold]Hand {view.hand_number}[/] — {self.names.says(view.dealer, 'deals')}.")
+        self.console.print(f"Chips: {chips}", markup=False)
 
-    def _show(self, view: PeekPokerView) -> None:
-        line = Text(f"Pot {view.pot}, to call {view.to_call()}; your dice ")
+    # -- people -------------------------------------------------------------------------------------
+    def prompt(self, seat: Seat) -> str:
+        view = self.view(seat)
+        if view.phase == Phase.ACES.value:
+            aces = sum(face is Face.ACE for face in view.own)
+            return f"{self.names[seat]}: re-roll which aces? (0-{aces} or A A…; stand keeps them) > "
+        return f"{self.names[seat]} > "
+
+    def situation(self, seat: Seat) -> None:
+        view = self.view(seat)
+        line = Text(f"Pot {view.pot}, to call {view.to_call()}; {self.names.whose(seat)} dice ")
         line.append_text(dice_text(view.own))
         if view.community:
             line.append("  community ").append_text(dice_text(view.community))
@@ -162,84 +135,170 @@ class PeekPokerClient:
         self.console.print(line)
         if view.phase == Phase.ACES.value:
             self._show_revealed(view)
+        else:
+            self.console.print("Legal: " + ", ".join(self.table.legal(seat)) + ", allin" * self._can_all_in(seat))
 
     def _show_revealed(self, view: PeekPokerView) -> None:
         for seat, dice in enumerate(view.dice):
             if dice is not None and seat != view.seat:
-                self.console.print(Text(f"  {self.names[seat]} shows ").append_text(dice_text(dice)))
+                self.console.print(Text(f"  {self.names.says(seat, 'shows')} ").append_text(dice_text(dice)))
 
-    def _hand_start(self) -> None:
-        state = self.state
-        assert state.dealer is not None
-        chips = ", ".join(f"{self.names[s]} {c}" for s, c in enumerate(state.chips()))
-        self.console.print(f"\n[bold]Hand {state.hand_number}[/] — {self.names[state.dealer]} deals. Chips: {chips}")
+    def interpret(self, line: str, seat: Seat, ask: Ask) -> Action | None:
+        words = line.lower().split()
+        view = self.view(seat)
+        if not words:
+            raise NotationError("type a command (help lists them)")
+        if words in (["hint"], ["status"]):
+            if words == ["status"]:
+                self.situation(seat)
+            else:
+                legal = [self.table.game.parse_action(text) for text in self.table.legal(seat)]
+                advice = create_bot("peekpoker", "expert").choose(view, legal, Random(0))
+                self.console.print(f"The expert bot would play: [bold]{advice}[/]")
+            return None
+        if words in (["allin"], ["all-in"], ["all", "in"]):
+            return self._all_in(seat)
+        if view.phase == Phase.ACES.value:
+            return self._aces(words)
+        action: Action = self.table.game.parse_action(" ".join(words))
+        return action
 
-    def _narrate(self, before: PeekPokerState, action: Action, seat: Seat) -> None:
-        if before.phase is Phase.ACES:
-            self.console.print(f"{self.names[seat]} decided.")
-            if before.to_act == (seat,):  # the last decision of the round: all choices are revealed
-                for other, count in self._last_choices(before, action, seat):
-                    verb = f"re-rolls {count} ace(s)" if count else "stands"
-                    self.console.print(f"  {self.names[other]} {verb}")
-                if self.state.phase is Phase.ACES:
-                    self._show_revealed(self.state.view(None))
+    def _aces(self, words: list[str]) -> Action:
+        words = words[1:] if words[0] == "reroll" else words
+        if words in (["stand"], ["0"], []):
+            return Stand()
+        if len(words) == 1 and words[0].isascii() and words[0].isdigit():
+            return RerollAces(int(words[0]))
+        if all(word == "a" for word in words):
+            return RerollAces(len(words))
+        raise NotationError("answer how many aces to re-roll (e.g. 1, or A A), or stand")
+
+    def _all_in(self, seat: Seat) -> Action:
+        view = self.view(seat)
+        everything = view.bets[seat] + view.chips[seat]
+        legal = [self.table.game.parse_action(text) for text in self.table.legal(seat)]
+        for action in legal:
+            if isinstance(action, (Bet, Raise)) and action.to == everything:
+                return action
+        if Call() in legal and max(view.bets) >= everything:
+            return Call()
+        raise IllegalAction(f"all-in ({everything}) is not possible now; legal: {', '.join(self.table.legal(seat))}")
+
+    def _can_all_in(self, seat: Seat) -> bool:
+        try:
+            self._all_in(seat)
+        except IllegalAction:
+            return False
+        return True
+
+    def refused(self, error: Exception, seat: Seat) -> None:
+        legal = self.table.legal(seat)
+        choices = ", ".join(legal[:6]) + (" …" if len(legal) > 6 else "")
+        self.console.print(f"[red]{error}[/] (legal: {choices})", highlight=False)
+
+    # -- narrating ----------------------------------------------------------------------------------
+    def narrate(self, change: Change) -> None:
+        before, after = change.before, change.after
+        assert isinstance(before, PeekPokerView) and isinstance(after, PeekPokerView)
+        seat = change.seat
+        if seat is not None and before.phase == Phase.ACES.value:
+            self._deciders.add(seat)
+            self.console.print(f"{self.names.says(seat, 'has')} decided.")
+        elif seat is not None:
+            if change.action == Timeout.keyword:  # PK-15: check if possible, else fold
+                done = "fold" if max(before.bets) > before.bets[seat] else "check"
+                self.console.print(f"{self.names[seat]}: timeout: {done} (PK-15)")
+            else:
+                self.console.print(f"{self.names[seat]}: {change.action}")
+        if before.phase == Phase.ACES.value and after.phase != Phase.ACES.value:
+            rerolling = dict(after.rerolling) if after.hand_number == before.hand_number else {}
+            for other in sorted(self._deciders):
+                count = rerolling.get(other, 0)
+                verb = f"re-rolls {count} ace(s)" if count else "stands"
+                self.console.print(f"  {self.names.says(other, verb)}")
+            self._deciders.clear()
+        if before.phase == Phase.REROLL.value and seat is None:
+            self._show_rerolls(before, after)
+        same_hand = after.hand_number == before.hand_number
+        if same_hand and after.community and after.community != before.community:
+            self.console.print(Text("Community dice: ").append_text(dice_text(after.community)))
+        if after.phase == Phase.ACES.value and before.phase != Phase.ACES.value:
+            self._show_revealed(after)
+        self._summarise(after)
+        self._start_hand(after)
+
+    def _show_rerolls(self, before: PeekPokerView, after: PeekPokerView) -> None:
+        """Every re-roll's result, bots' included: the dice before and after (shown dice are public)."""
+        for seat, count in before.rerolling:
+            old = before.dice[seat]
+            if after.hand_number == before.hand_number:
+                new = after.dice[seat]
+            else:
+                new = after.previous.shown[seat] if after.previous is not None else None
+            if old is not None and new is not None and new != old:
+                self.console.print(
+                    f"  {self.names.says(seat, 're-rolls')} {count} ace(s): {symbols(old)} → {symbols(new)}"
+                )
+
+    def _summarise(self, view: PeekPokerView) -> None:
+        previous = view.previous
+        if previous is None or previous.number <= self._summarised:
             return
-        if isinstance(action, Timeout):  # PK-15: check if possible, else fold
-            done = "check" if Check() in before.legal_actions(seat) else "fold"
-            self.console.print(f"{self.names[seat]}: timeout: {done} (PK-15)")
-        else:
-            self.console.print(f"{self.names[seat]}: {action}")
-        if self.state.community and self.state.community != before.community:
-            self.console.print(Text("Community dice: ").append_text(dice_text(self.state.community)))
-
-    def _last_choices(self, before: PeekPokerState, action: Action, seat: Seat) -> list[tuple[Seat, int]]:
-        choices = list(before.choices)
-        choices[seat] = getattr(action, "count", 0)
-        return [(s, choices[s] or 0) for s in before.deciding]
-
-    def _hand_over(self) -> None:
-        previous = self.state.previous
-        if previous is None or any(f"Hand {previous.number}:" in h for h in self.history):
-            return
+        self._summarised = previous.number
         parts = []
         for seat, dice in enumerate(previous.shown):
             if dice is not None:
                 hand = describe(evaluate((*dice, *previous.community)))
-                parts.append(f"{self.names[seat]} {' '.join(f.symbol for f in dice)} ({hand})")
+                parts.append(f"{self.names[seat]} {symbols(dice)} ({hand})")
         winners = ", ".join(f"{self.names[s]} +{w}" for s, w in enumerate(previous.won) if w)
-        board = " ".join(f.symbol for f in previous.community) or "-"
+        board = symbols(previous.community) or "-"
         entry = f"Hand {previous.number}: community {board}; {'; '.join(parts) or 'no showdown'}; {winners}"
-        self.history.append(entry)
-        self.console.print(f"[cyan]{entry}[/]")
+        self.console.print(f"[cyan]{entry}[/]", highlight=False)
 
-    def _leave(self, message: str | None) -> int:
-        if message:
-            self.console.print(message)
-        if self.save is not None:
-            save_history(self.save, self.match.log, self.console)
-        return 0
+    def finish(self, result: Result) -> None:
+        winners = " and ".join(self.names[s] for s in sorted(result.winners)) or "nobody"
+        chips = ", ".join(f"{self.names[s]} {c}" for s, c in enumerate(result.scores))
+        self.console.print(f"[bold]Game over:[/] {winners} won — {result.reason}. Chips: {chips}.")
 
 
-def play(
+def build(
     *,
     players: int = 2,
-    opponents: list[str] | None = None,
-    options: list[str] | None = None,
+    opponents: Sequence[str] = ("expert",),
+    options: Sequence[str] = (),
+    stack: int | None = None,
     seed: int | None = None,
     clock: float | None = None,
     save: Path | None = None,
+    force: bool = False,
+    resume: Path | None = None,
     console: Console | None = None,
     reader: LineReader | None = None,
-) -> int:
-    """Play one game at this terminal (``dicepoker play peekpoker``); returns the exit status."""
-    client = PeekPokerClient(
-        players=players,
-        opponents=opponents or ["expert"],
-        options=game_options(options or []),
-        seed=seed,
-        clock=clock,
-        save=save,
-        console=console or Console(highlight=False, soft_wrap=True),
-        reader=reader or LineReader(),
+) -> PlayLoop:
+    """A game at this terminal, ready to ``run()``; ``resume`` continues a saved one (its options from the file)."""
+    TurnClock(clock)
+    config: dict[str, Any] = {"players": players, **game_options(list(options))}
+    if stack is not None:
+        config["stack"] = stack
+    if save is not None:
+        check_save_path(save, force=force)
+    console = console or Console(highlight=False, soft_wrap=True)
+    reader = reader or LineReader()
+    match = start_match(lambda: create("peekpoker", **config), "peekpoker", seed=pick_seed(seed), resume=resume)
+    kinds = opponent_kinds(match.game.num_players, opponents, "peekpoker")
+    bots = {seat: create_bot("peekpoker", kind) for seat, kind in enumerate(kinds) if kind is not None}
+    table = LocalTable(
+        match,
+        bots=bots,
+        bot_rng=bot_rng(match),
+        clock=clock if reader.can_time_out else None,
+        sink=open_save(match, save=save, resume=resume, force=force),
     )
-    return client.run()
+    screen = PeekPokerScreen(table, Names(seat_names(kinds)), console)
+    humans = [seat for seat, kind in enumerate(kinds) if kind is None]
+    return PlayLoop(table, screen, humans=humans, console=console, reader=reader, save=save or resume)
+
+
+def play(**options: Any) -> int:
+    """Play one game at this terminal (``dicepoker play peekpoker``); returns the exit status."""
+    return build(**options).run()

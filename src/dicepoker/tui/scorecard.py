@@ -7,10 +7,11 @@ end-of-game review judge each decision by the optimal strategy's expected final 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from random import Random
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -21,8 +22,7 @@ from dicepoker.bots.registry import create_bot
 from dicepoker.bots.scorecard import OptimalBot
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
 from dicepoker.core.log import EventLog
-from dicepoker.core.match import Match
-from dicepoker.core.types import Action, Resign, Seat, Timeout
+from dicepoker.core.types import Action, Resign, Result, Seat, Timeout
 from dicepoker.dice.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, scores
 from dicepoker.games.dice_turn import DICE, Reroll, Roll, Rolled, parse_positions
 from dicepoker.games.scorecard import (
@@ -30,54 +30,38 @@ from dicepoker.games.scorecard import (
     Card,
     Score,
     ScorecardGame,
-    ScorecardState,
     ScorecardView,
     card_total,
     default_category,
     upper_total,
 )
-from dicepoker.tui.common import QUIT_WORDS, LineReader, TurnClock, ask, dice_text, pick_seed, save_log
+from dicepoker.tui.common import LineReader, TurnClock, dice_text, pick_seed
+from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
 from dicepoker.tui.progress import BuildProgress
+from dicepoker.tui.saving import check_save_path, open_save, start_match
+from dicepoker.tui.table import Change, LocalTable, bot_rng
+from dicepoker.tui.table import Table as GameTable
 
 OPPONENTS = ("optimal", "greedy", "random", "human")
 WORST_SHOWN = 3
 """How many of a player's costliest decisions the end-of-game review lists."""
+HINT_ROWS = 8
+"""How many choices a hint lists, so that it and its best line fit a 24-line terminal."""
 NEGLIGIBLE_LOSS = 0.005
 """Expected points below which a choice counts as optimal (the table's rounding, not a mistake)."""
 
 HELP = """\
 Commands (dice positions are 1 to 5, left to right):
   roll               roll all five dice to start your turn (Enter does the same)
-  keep 1 3           keep the dice at positions 1 and 3 and re-roll the others
+  keep 1 3           keep the dice at positions 1 and 3 and re-roll the others (keep alone asks which)
   reroll 2 4 5       re-roll the dice at positions 2, 4 and 5
-  score full-house   fill a box with the dice: by name or by number (score 9)
+  score full-house   fill a box with the dice: by name in any spelling (full house, FullHouse) or number
   hint               the optimal choice and what every other choice costs
   card               every player's scorecard
   resign             give up the game
   help               this list
-  quit               leave the game (saved first when --save was given)
+  quit               leave the game (it is saved as you play when --save was given)
 Boxes: """ + ", ".join(f"{c + 1} {c.slug}" for c in Category)
-
-
-# -- who sits where ---------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Player:
-    name: str
-    bot: Bot | None
-    """``None``: a person at this terminal."""
-
-
-def seat_players(players: int, opponent: str, create: Callable[[str], Bot]) -> list[Player]:
-    """Seat 0 is a person; the others are ``opponent`` bots, or people too for hot-seat (``human``)."""
-    if opponent not in OPPONENTS:
-        raise ConfigError(f"unknown opponent {opponent!r}; choose one of: {', '.join(OPPONENTS)}")
-    if opponent == "human" or players == 1:
-        return [Player(f"Player {seat + 1}" if players > 1 else "You", None) for seat in range(players)]
-    bots = [Player("You", None)]
-    for seat in range(1, players):
-        name = f"{opponent.capitalize()} bot" + (f" {seat}" if players > 2 else "")
-        bots.append(Player(name, create(opponent)))
-    return bots
 
 
 # -- judging decisions ------------------------------------------------------------------------------
@@ -132,10 +116,10 @@ def review_decisions(log: EventLog, strategy: Strategy) -> list[Decision]:
 
 
 def describe(action: Action, dice: Sequence[int]) -> str:
-    """An action in the context of the dice: ``reroll 2 4 5 (keep 6 6)``, ``score full-house (25)``."""
+    """An action in words of dice values (never positions): ``keep 6 6``, ``score full-house (25)``."""
     if isinstance(action, Reroll):
         kept = sorted(d for i, d in enumerate(dice) if i not in action.positions)
-        return f"{action} (keep {' '.join(map(str, kept)) or 'nothing'})"
+        return f"keep {' '.join(map(str, kept))}" if kept else "re-roll all five"
     if isinstance(action, Score):
         return f"{action} ({scores(tuple(dice))[action.category]})"
     return str(action)
@@ -190,50 +174,18 @@ def card_table(view: ScorecardView, names: Sequence[str], potential_for: Seat | 
     return table
 
 
-# -- the client -------------------------------------------------------------------------------------
-class ScorecardClient:
-    """One game in the terminal. ``run`` plays it to the end (or until quit / end of input)."""
+# -- the screen ---------------------------------------------------------------------------------------
+class LazyStrategy:
+    """The optimal strategy, loaded on first use (a bar only when it must be built), shared by bots and hints."""
 
-    def __init__(
-        self,
-        *,
-        players: int = 2,
-        opponent: str = "optimal",
-        seed: int | None = None,
-        clock: float | None = None,
-        save: Path | None = None,
-        console: Console,
-        reader: LineReader,
-        strategy_loader: Callable[[], StrategyLoad] | None = None,
-    ) -> None:
-        self.clock = TurnClock(clock)
-        self.game = ScorecardGame(players=players)
-        self.seed = pick_seed(seed)
-        self.save_path = save
+    def __init__(self, console: Console, loader: Callable[[], StrategyLoad] | None = None) -> None:
         self.console = console
-        self.reader = reader
-        self._strategy_loader = strategy_loader or self._load_strategy
+        self._loader = loader or self._load
         self._strategy: Strategy | None = None
-        self.players = seat_players(players, opponent, self._make_bot)
-        self.match = Match(self.game, seed=self.seed)  # type: ignore[arg-type]
-        # Bots draw from their own stream so that their choices never shift the dice of the seed.
-        self.bot_rng = Random(f"{self.seed}-bots")
-        self.names = [player.name for player in self.players]
 
-    def _make_bot(self, name: str) -> Bot:
-        # The optimal bot shares the client's table: loaded once, with the wait announced.
-        return OptimalBot(self.strategy) if name == "optimal" else create_bot("scorecard", name)
-
-    @property
-    def state(self) -> ScorecardState:
-        state = self.match.state
-        assert isinstance(state, ScorecardState)
-        return state
-
-    @property
-    def strategy(self) -> Strategy:
+    def get(self) -> Strategy:
         if self._strategy is None:
-            loaded = self._strategy_loader()
+            loaded = self._loader()
             if loaded.note:
                 self.console.print(f"[dim]{loaded.note}[/]")
             if loaded.built:
@@ -241,226 +193,219 @@ class ScorecardClient:
             self._strategy = loaded.strategy
         return self._strategy
 
-    def _load_strategy(self) -> StrategyLoad:
-        # Read from the cache in hundredths of a second, silently; a bar only when it must be built.
+    def _load(self) -> StrategyLoad:
         with BuildProgress(self.console, "Building the optimal strategy (once; cached for next time)") as bar:
             return load_strategy(progress=bar.update)
 
-    # -- the game loop ------------------------------------------------------------------------------
-    def run(self) -> int:
-        """Play until the game ends, the player quits or input ends; the exit status (0)."""
-        self._intro()
-        try:
-            while not self.state.is_terminal:
-                seat = self.state.seat
-                bot = self.players[seat].bot
-                if bot is not None:
-                    view = self.state.view(seat)
-                    self._act(bot.choose(view, self.state.legal_actions(seat), self.bot_rng), seat)
-                elif not self._human_decision(seat):
-                    self._leave("You left the game.")
-                    return 0
-        except EOFError:
-            self._leave("\nEnd of input: leaving the game unfinished.")
-            return 0
-        except KeyboardInterrupt:
-            self._leave("\nInterrupted: leaving the game unfinished.")
-            return 0
-        self._finish()
-        return 0
 
-    def _intro(self) -> None:
-        who = " vs ".join(self.names)
-        self.console.print(f"[bold]Dice Poker scorecard[/] — {who}. Seed {self.seed}.")
+def parse_box(text: str) -> Category:
+    """A box by number, slug or label in any spacing and case: ``fullhouse``, ``full-house``, ``Full House``."""
+    key = re.sub(r"[^a-z0-9]", "", text.lower())
+    for category in Category:
+        if key in (
+            str(category + 1),
+            re.sub(r"[^a-z0-9]", "", category.slug),
+            re.sub(r"[^a-z0-9]", "", category.label.lower()),
+        ):
+            return category
+    return Category.parse(text)  # its error names every box
+
+
+class ScorecardScreen(Screen):
+    help_text = HELP
+    command = "scorecard"
+
+    def __init__(
+        self,
+        table: GameTable,
+        names: Names,
+        console: Console,
+        *,
+        strategy: LazyStrategy,
+        bots: set[Seat],
+        confirm_zero: bool = True,
+    ) -> None:
+        super().__init__(table, names, console)
+        self.strategy, self.bots, self.confirm_zero = strategy, bots, confirm_zero
+        self._actor: Seat | None = None
+        self._last = ""
+        self._timed_out = False
+
+    def view(self, seat: Seat | None) -> ScorecardView:
+        view = self.table.view(seat)
+        assert isinstance(view, ScorecardView)
+        return view
+
+    def intro(self) -> None:
+        who = " vs ".join(self.names.labels)
+        self.console.print(f"[bold]Dice Poker scorecard[/] — {who}. Seed {self.table.seed}.")
         self.console.print("13 rounds; in each you roll five dice up to three times and fill one box. Type help.")
-        if self.clock.seconds is not None:
-            self.console.print(
-                f"Turn clock: {self.clock.seconds:g} s per decision; on expiry the engine plays (SC-14)."
-            )
+        clock = getattr(self.table, "clock", None)
+        if clock is not None:
+            self.console.print(f"Turn clock: {clock:g} s per decision; on expiry the engine plays (SC-14).")
 
-    def _human_decision(self, seat: Seat) -> bool:
-        """Read commands until one changes the game; ``False`` if the player quits."""
-        self._show_situation(seat)
-        deadline = self.clock.start(self.reader)
-        while True:
-            view = self.state.view(seat)
-            line = ask(self.console, self.reader, self._prompt(seat, view), deadline)
-            if line is None:
-                self.console.print(f"[yellow]Time is up for {self.names[seat]}: the engine completes the turn.[/]")
-                self._act(Timeout(), seat)
-                return True
-            try:
-                command = self._interpret(line, view)
-            except NotationError as exc:
-                self.console.print(f"[red]error:[/] {exc}")
-                continue
-            if command == "quit":
-                return False
-            if isinstance(command, str):
-                self._show(command, seat)
-                continue
-            try:
-                self._act(command, seat)
-            except IllegalAction as exc:
-                self.console.print(f"[red]not allowed:[/] {exc}")
-                continue
-            return True
-
-    def _prompt(self, seat: Seat, view: ScorecardView) -> str:
+    def prompt(self, seat: Seat) -> str:
+        view = self.view(seat)
         if not view.dice:
             return f"{self.names[seat]} — roll> "
         return f"{self.names[seat]} — roll {view.rolls_used} of 3> "
 
-    def _interpret(self, line: str, view: ScorecardView) -> Action | str:
-        """A command line as an action, or the name of an information command; raises NotationError."""
-        words = line.lower().split()
-        head, rest = (words[0], words[1:]) if words else ("", [])
-        if not words:
-            if not view.dice:
-                return Roll()
-            raise NotationError("type a command (help lists them)")
-        if head in QUIT_WORDS:
-            return "quit"
-        if head in ("help", "hint", "card") and not rest:
-            return head
-        if head in ("roll", "r") and not rest:
-            return Roll()
-        if head == "keep":
-            kept = parse_positions(rest) if rest else ()
-            if len(kept) == DICE:
-                raise NotationError("keeping all five dice ends the rolling: score a box instead")
-            return Reroll(tuple(p for p in range(DICE) if p not in kept))
-        if head == "reroll":
-            return Reroll(parse_positions(rest))
-        if head in ("score", "s"):
-            if not rest:
-                raise NotationError("say which box, e.g. 'score full-house' or 'score 9'")
-            return Score(Category.parse(" ".join(rest)))
-        if head == "resign" and not rest:
-            return Resign()
-        raise NotationError(f"unknown command {line.strip()!r}; type help for the list")
-
-    def _show(self, command: str, seat: Seat) -> None:
-        if command == "help":
-            self.console.print(HELP, markup=False)
-        elif command == "card":
-            self.console.print(card_table(self.state.view(seat), self.names, seat))
-        elif command == "hint":
-            self._hint(seat)
-
-    def _show_situation(self, seat: Seat) -> None:
-        view = self.state.view(seat)
+    def situation(self, seat: Seat) -> None:
+        view = self.view(seat)
         if not view.dice:
             round_number = sum(box is not None for box in view.cards[seat]) + 1
             self.console.rule(f"Round {round_number} of {ROUNDS} · {self.names[seat]} to play")
             return
-        self.console.print(card_table(view, self.names, seat))
+        self.console.print(card_table(view, self.names.labels, seat))
         self.console.print(dice_text(view.dice))
         if view.rolls_left:
             self.console.print(f"{view.rolls_left} roll(s) left: keep/reroll positions, or score a box.")
         else:
             self.console.print("No rolls left: score a box.")
 
-    def _hint(self, seat: Seat) -> None:
-        view = self.state.view(seat)
+    def refused(self, error: Exception, seat: Seat) -> None:
+        kind = "not allowed" if isinstance(error, IllegalAction) else "error"
+        self.console.print(f"[red]{kind}:[/] {error}", highlight=False)
+
+    def time_up(self, seat: Seat) -> None:
+        self.console.print(f"[yellow]Time is up for {self.names[seat]}: the engine completes the turn.[/]")
+
+    def interpret(self, line: str, seat: Seat, ask: Ask) -> Action | None:
+        view = self.view(seat)
+        words = line.lower().split()
+        head, rest = (words[0], words[1:]) if words else ("", [])
+        if not words:
+            if not view.dice:
+                return Roll()
+            raise NotationError("type a command (help lists them)")
+        if head in ("hint", "card") and not rest:
+            if head == "card":
+                self.console.print(card_table(view, self.names.labels, seat))
+            else:
+                self._hint(view, seat)
+            return None
+        if head in ("roll", "r") and not rest:
+            return Roll()
+        if head == "keep":
+            return self._keep(rest, view, ask)
+        if head == "reroll":
+            return Reroll(parse_positions(rest))
+        if head in ("score", "s"):
+            if not rest:
+                raise NotationError("say which box, e.g. 'score full-house' or 'score 9'")
+            return self._score(parse_box(" ".join(rest)), view, seat, ask)
+        if head == "resign" and not rest:
+            return Resign()
+        raise NotationError(f"unknown command {line.strip()!r}; type help for the list")
+
+    def _keep(self, rest: list[str], view: ScorecardView, ask: Ask) -> Action | None:
+        if not rest:
+            if not view.dice:
+                raise IllegalAction("roll first: there are no dice to keep yet")
+            answer = ask("Keep which dice? Positions 1-5, e.g. '1 3' (Enter: none, back to the prompt): ")
+            rest = (answer or "").lower().split()
+            rest = rest[1:] if rest[:1] == ["keep"] else rest
+            if not rest:
+                return None
+        kept = parse_positions(rest)
+        if len(kept) == DICE:
+            raise NotationError("keeping all five dice ends the rolling: score a box instead")
+        return Reroll(tuple(p for p in range(DICE) if p not in kept))
+
+    def _score(self, box: Category, view: ScorecardView, seat: Seat, ask: Ask) -> Action | None:
+        card = view.cards[seat]
+        if self.confirm_zero and view.dice and card[box] is None and scores(view.dice)[box] == 0:
+            points = scores(view.dice)
+            best = max((c for c in Category if card[c] is None), key=lambda c: points[c])
+            if points[best] > 0:
+                answer = ask(
+                    f"{box.label} scores 0 with these dice; {best.label} would score {points[best]}. "
+                    "Score 0 anyway? [y/N] "
+                )
+                if (answer or "").strip().lower() not in ("y", "yes"):
+                    self.console.print("Not scored.")
+                    return None
+        return Score(box)
+
+    def _hint(self, view: ScorecardView, seat: Seat) -> None:
         if not view.dice:
             self.console.print("Nothing to decide yet: every turn starts by rolling all five dice (roll).")
             return
-        values = self.strategy.action_values(view.cards[seat], view.dice, view.rolls_used)
-        best_value = values[0][1]
-        table = Table(title="Expected final total of the card for each choice", title_justify="left")
+        values = self.strategy.get().action_values(view.cards[seat], view.dice, view.rolls_used)
+        best_action, best_value = values[0]
+        table = Table(title="Expected final total of the card, best choices first", title_justify="left")
         table.add_column("Choice")
         table.add_column("Expected total", justify="right")
         table.add_column("Cost", justify="right")
         seen: set[tuple[str, ...]] = set()
         for action, value in values:
-            # Re-rolls that keep the same faces are the same choice; list the first of them only.
-            key = _choice_key(action, view.dice)
+            key = _choice_key(action, view.dice)  # re-rolls keeping the same faces are one choice
             if key in seen:
                 continue
-            label = describe(action, view.dice)
-            if not seen:
-                label = f"[bold green]{label}[/] (best)"
             seen.add(key)
-            table.add_row(label, f"{value:.2f}", f"{best_value - value:.2f}")
+            table.add_row(describe(action, view.dice), f"{value:.2f}", f"{best_value - value:.2f}")
+            if len(seen) == HINT_ROWS:
+                break
         self.console.print(table)
+        # Last, so that it stays on screen on a 24-line terminal.
+        self.console.print(f"Best: [bold green]{describe(best_action, view.dice)}[/] (expected total {best_value:.2f})")
 
-    # -- acting and narrating -----------------------------------------------------------------------
-    def _act(self, action: Action, seat: Seat) -> None:
-        before = self.state
-        self.match.act(action, seat)
-        self._narrate(before, action, seat)
-        if self.save_path is not None:
-            save_log(self.save_path, self.match.log)
-
-    def _narrate(self, before: ScorecardState, action: Action, seat: Seat) -> None:
-        after = self.state
-        name = self.names[seat]
-        if isinstance(action, Resign):
-            self.console.print(f"{name} resigned.")
+    def narrate(self, change: Change) -> None:
+        before, after = change.before, change.after
+        assert isinstance(before, ScorecardView) and isinstance(after, ScorecardView)
+        if change.seat is not None:
+            self._actor, self._last = change.seat, change.action
+            self._timed_out = change.action == "timeout"
+            self._rolled_from = before.dice
+        if change.action == "resign" and change.seat is not None:
+            self.console.print(f"{self.names.says(change.seat, 'resigned')}.")
             return
-        filled = [c for c in Category if before.cards[seat][c] is None and after.cards[seat][c] is not None]
-        if filled:
-            category = filled[0]
-            dice = before.turn.dice if before.turn.has_rolled else self._last_rolled()
-            how = "the engine scores" if isinstance(action, Timeout) else "scores"
-            points = after.cards[seat][category]
-            self.console.print(
-                f"{name}: {how} {category.label} = {points} with {' '.join(map(str, dice))}"
-                f" (total {card_total(after.cards[seat])})"
-            )
-            return
-        if self.players[seat].bot is not None and isinstance(action, (Roll, Reroll)):
-            verb = (
-                "rolls"
-                if isinstance(action, Roll)
-                else describe(action, before.turn.dice).replace("reroll", "re-rolls")
-            )
-            self.console.print(f"{name} {verb}:")
-            self.console.print(dice_text(after.turn.dice))
+        for seat in range(len(self.names)):
+            filled = [c for c in Category if before.cards[seat][c] is None and after.cards[seat][c] is not None]
+            if filled:
+                dice = before.dice or _dice_of(change.action)
+                how = "the engine scores" if self._timed_out else "scores"
+                points = after.cards[seat][filled[0]]
+                self.console.print(
+                    f"{self.names[seat]}: {how} {filled[0].label} = {points} with {' '.join(map(str, dice))}"
+                    f" (total {card_total(after.cards[seat])})",
+                    markup=False,
+                )
+                return
+        actor = self._actor
+        if change.seat is None and after.dice and actor in self.bots and actor is not None:
+            if self._last.startswith("reroll"):
+                kept = describe(self.table.game.parse_action(self._last), self._rolled_from)
+                self.console.print(f"{self.names.says(actor, 're-rolls')} ({kept}):")
+            else:
+                self.console.print(f"{self.names.says(actor, 'rolls')}:")
+            self.console.print(dice_text(after.dice))
 
-    def _last_rolled(self) -> tuple[int, ...]:
-        action = self.game.parse_action(self.match.log.events[-1].action)
-        return action.dice if isinstance(action, Rolled) else ()
-
-    # -- the end ------------------------------------------------------------------------------------
-    def _leave(self, message: str) -> None:
-        self.console.print(message)
-        if self.save_path is not None:
-            save_log(self.save_path, self.match.log)
-            self.console.print(f"Saved the unfinished game to {self.save_path}.")
-
-    def _finish(self) -> None:
-        state = self.state
-        self.console.print(card_table(state.view(None), self.names))
-        result = state.result()
+    def finish(self, result: Result) -> None:
+        self.console.print(card_table(self.view(None), self.names.labels))
         if result.is_tie:
             outcome = "a tie" if result.winners else "no winner"
         else:
             outcome = f"{self.names[next(iter(result.winners))]} won"
         self.console.print(f"[bold]Game over:[/] {outcome} — {result.reason}.")
-        self._review()
-        if self.save_path is not None:
-            save_log(self.save_path, self.match.log)
-            self.console.print(f"Saved the game to {self.save_path} (dicepoker replay {self.save_path}).")
+        match = getattr(self.table, "match", None)
+        if match is not None:
+            self._review(match.log, result)
 
-    def _review(self) -> None:
-        strategy = self.strategy
-        decisions = review_decisions(self.match.log, strategy)
+    def _review(self, log: EventLog, result: Result) -> None:
+        strategy = self.strategy.get()
+        decisions = review_decisions(log, strategy)
         table = Table(
             title=f"Against optimal play (which averages {strategy.expected_score:.2f} from an empty card)",
             title_justify="left",
         )
-        table.add_column("Player")
-        table.add_column("Total", justify="right")
-        table.add_column("Decisions", justify="right")
-        table.add_column("Expected points lost", justify="right")
-        totals = self.state.totals()
-        for seat, name in enumerate(self.names):
+        for heading in ("Player", "Total", "Decisions", "Expected points lost"):
+            table.add_column(heading, justify="left" if heading == "Player" else "right")
+        for seat, name in enumerate(self.names.labels):
             own = [d for d in decisions if d.seat == seat]
-            table.add_row(name, str(totals[seat]), str(len(own)), f"{sum(d.loss for d in own):.2f}")
+            table.add_row(name, str(result.scores[seat]), str(len(own)), f"{sum(d.loss for d in own):.2f}")
         self.console.print(table)
-        for seat, name in enumerate(self.names):
+        for seat, name in enumerate(self.names.labels):
             worst = sorted((d for d in decisions if d.seat == seat and d.loss > NEGLIGIBLE_LOSS), key=lambda d: -d.loss)
             if not worst:
                 self.console.print(f"{name}: every decision was optimal.")
@@ -472,8 +417,14 @@ class ScorecardClient:
                 self.console.print(
                     f"  round {decision.round}, roll {decision.rolls_used}, dice {dice}: "
                     f"{describe(decision.chosen, decision.dice)}{timed}; "
-                    f"best {describe(decision.best, decision.dice)}; cost {decision.loss:.2f}"
+                    f"best {describe(decision.best, decision.dice)}; cost {decision.loss:.2f}",
+                    markup=False,
                 )
+
+
+def _dice_of(action: str) -> tuple[int, ...]:
+    words = action.split()
+    return tuple(int(w) for w in words[1:]) if words[:1] == ["rolled"] else ()
 
 
 def _choice_key(action: Action, dice: Sequence[int]) -> tuple[str, ...]:
@@ -482,25 +433,63 @@ def _choice_key(action: Action, dice: Sequence[int]) -> tuple[str, ...]:
     return (str(action),)
 
 
-def play(
+# -- starting a game ----------------------------------------------------------------------------------
+def build(
     *,
     players: int = 2,
     opponent: str = "optimal",
     seed: int | None = None,
     clock: float | None = None,
     save: Path | None = None,
+    force: bool = False,
+    resume: Path | None = None,
     console: Console | None = None,
     reader: LineReader | None = None,
-) -> int:
-    """Play one game at this terminal (``dicepoker play scorecard``); returns the exit status."""
-    client = ScorecardClient(
-        players=players,
-        opponent=opponent,
-        seed=seed,
-        clock=clock,
-        save=save,
-        # Soft wrap: messages keep their lines (and paths) whole when the output goes to a pipe or a file.
-        console=console or Console(highlight=False, soft_wrap=True),
-        reader=reader or LineReader(),
+    strategy_loader: Callable[[], StrategyLoad] | None = None,
+    confirm_zero: bool | None = None,
+) -> PlayLoop:
+    """A game at this terminal, ready to ``run()``: seat 0 is a person, the others ``opponent`` (``human``:
+    hot-seat). With ``resume`` the game saved there goes on (its players and seed come from the file).
+    ``confirm_zero``: ask before a box scores 0 while another would score (default: when a person types at
+    a terminal; a piped script is not asked)."""
+    TurnClock(clock)
+    if opponent not in OPPONENTS:
+        raise ConfigError(f"unknown opponent {opponent!r}; choose one of: {', '.join(OPPONENTS)}")
+    if save is not None:
+        check_save_path(save, force=force)
+    # Soft wrap: messages keep their lines (and paths) whole when the output goes to a pipe or a file.
+    console = console or Console(highlight=False, soft_wrap=True)
+    reader = reader or LineReader()
+    match = start_match(
+        lambda: ScorecardGame(players=players),  # type: ignore[arg-type,return-value]
+        "scorecard",
+        seed=pick_seed(seed),
+        resume=resume,
     )
-    return client.run()
+    count = match.game.num_players
+    other: str | None = None if opponent == "human" else opponent
+    kinds: list[str | None] = [None, *[other] * (count - 1)]
+    strategy = LazyStrategy(console, strategy_loader)
+    bots: dict[Seat, Bot] = {
+        seat: OptimalBot(strategy.get()) if kind == "optimal" else create_bot("scorecard", kind)
+        for seat, kind in enumerate(kinds)
+        if kind is not None
+    }
+    table = LocalTable(
+        match,
+        bots=bots,
+        bot_rng=bot_rng(match),
+        clock=clock if reader.can_time_out else None,
+        sink=open_save(match, save=save, resume=resume, force=force),
+    )
+    if confirm_zero is None:
+        confirm_zero = reader.interactive
+    names = Names(seat_names(kinds))
+    screen = ScorecardScreen(table, names, console, strategy=strategy, bots=set(bots), confirm_zero=confirm_zero)
+    humans = [seat for seat, kind in enumerate(kinds) if kind is None]
+    return PlayLoop(table, screen, humans=humans, console=console, reader=reader, save=save or resume)
+
+
+def play(**options: Any) -> int:
+    """Play one game at this terminal (``dicepoker play scorecard``); returns the exit status."""
+    return build(**options).run()

@@ -88,30 +88,63 @@ def write_history(log: EventLog) -> str:
 
     Raises :class:`CorruptLog` for a game without hand histories, a bad config or an illegal action.
     """
-    if log.game not in _VARIANTS:
-        raise CorruptLog(f"hand histories are for {' and '.join(_VARIANTS)} games, not {log.game!r}")
-    variant = _variant(log.game)
-    try:
-        game = create(log.game, **log.config)
-    except ConfigError as exc:
-        raise CorruptLog(f"log header has a bad config: {exc}") from exc
-    states = replay_states(game, log.events)
-    lines = [variant.title, f"variant = {json.dumps(log.game)}"]
-    lines += [f"{key} = {_toml_value(key, log.config[key])}" for key in _config_keys(log.game) if key in log.config]
-    lines.append(f"seed = {log.seed}" if log.seed is not None else "# seed unknown")
-    if log.fairness is not None:
-        lines.append(f"fairness = {_toml_table(log.fairness)}")
-    lines.append("actions = [")
-    for event, before, after in zip(log.events, states[:-1], states[1:], strict=True):
+    writer = HistoryWriter(log)
+    states = replay_states(writer.game, log.events)
+    parts = [writer.header()]
+    parts += [writer.event(e, b, a) for e, b, a in zip(log.events, states[:-1], states[1:], strict=True)]
+    parts.append(writer.footer(states[-1]))
+    return "".join(parts)
+
+
+class HistoryWriter:
+    """A hand history written a piece at a time while the game is played (a terminal appends each piece).
+
+    ``header()`` first, ``event(...)`` for each action, ``footer(final)`` when the game ends or is left.
+    A file cut off before its footer lacks only the closing ``]`` (:func:`close_history` restores it).
+    """
+
+    def __init__(self, log: EventLog) -> None:
+        if log.game not in _VARIANTS:
+            raise CorruptLog(f"hand histories are for {' and '.join(_VARIANTS)} games, not {log.game!r}")
+        self.log = log
+        self.variant = _variant(log.game)
+        try:
+            self.game = create(log.game, **log.config)
+        except ConfigError as exc:
+            raise CorruptLog(f"log header has a bad config: {exc}") from exc
+
+    def header(self) -> str:
+        log = self.log
+        lines = [self.variant.title, f"variant = {json.dumps(log.game)}"]
+        lines += [f"{key} = {_toml_value(key, log.config[key])}" for key in _config_keys(log.game) if key in log.config]
+        lines.append(f"seed = {log.seed}" if log.seed is not None else "# seed unknown")
+        if log.fairness is not None:
+            lines.append(f"fairness = {_toml_table(log.fairness)}")
+        lines.append("actions = [")
+        return "\n".join(lines) + "\n"
+
+    def event(self, event: Event, before: State, after: State) -> str:
+        """The lines of one action: the action, then the comments it calls for (a hand's summary ...)."""
         who = "d" if event.seat is None else f"p{event.seat}"
-        lines.append(f"  {json.dumps(f'{who} {event.action}')},")
-        lines += [f"  # {comment}" for comment in variant.comments(event, before, after)]
-    final = states[-1]
-    if final.is_terminal:
-        result = final.result()
-        lines.append(f"  # game over: {result.reason}; chips {' '.join(str(s) for s in result.scores)}")
-    lines.append("]")
-    return "\n".join(lines) + "\n"
+        lines = [f"  {json.dumps(f'{who} {event.action}')},"]
+        lines += [f"  # {comment}" for comment in self.variant.comments(event, before, after)]
+        return "\n".join(lines) + "\n"
+
+    def footer(self, final: State) -> str:
+        lines = []
+        if final.is_terminal:
+            result = final.result()
+            lines.append(f"  # game over: {result.reason}; chips {' '.join(str(s) for s in result.scores)}")
+        lines.append("]")
+        return "\n".join(lines) + "\n"
+
+
+def close_history(text: str) -> str:
+    """A history cut off while it was written (no closing ``]``) closed again, so that it reads; others unchanged."""
+    body = text if text.endswith("\n") else text[: text.rfind("\n") + 1]  # a line cut in the middle is dropped
+    if "actions = [" in body and not any(line.strip() == "]" for line in body.splitlines()):
+        return body + "]\n"
+    return text
 
 
 def _toml_value(key: str, value: JSON) -> str:
