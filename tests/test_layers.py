@@ -24,6 +24,7 @@ RANK = {
     "server": 6,
     "tui": 7,
     "web": 7,
+    "client": 7,
     "cli": 8,
 }
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p.parent != PACKAGE)
