@@ -23,6 +23,7 @@ RANK = {
     "envs": 6,
     "server": 6,
     "tui": 7,
+    "client": 7,
     "web": 7,
     "client": 7,
     "cli": 8,

@@ -12,6 +12,7 @@ _COMMAND_MODULES = (
     "dicepoker.cli.peekpoker",
     "dicepoker.cli.replay",
     "dicepoker.cli.scorecard",
+    "dicepoker.cli.serve",
 )
 
 

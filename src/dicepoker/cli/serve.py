@@ -1,0 +1,73 @@
+"""``dicepoker serve``: the table server (HTTP + WebSocket) on uvicorn, with a SQLite file by default.
+
+The server modules are imported inside the command, so that ``dicepoker --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dicepoker.cli.app import app
+from dicepoker.cli.common import console, user_errors
+
+DATA_ENV = "DICEPOKER_DATA_DIR"
+
+
+def default_db() -> str:
+    """A SQLite file in ``$DICEPOKER_DATA_DIR``, else in the user data directory of ``dicepoker``."""
+    folder = os.environ.get(DATA_ENV)
+    if not folder:
+        import platformdirs
+
+        folder = platformdirs.user_data_dir("dicepoker")
+    return f"sqlite:///{Path(folder) / 'server.db'}"
+
+
+@app.command("serve")
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None, typer.Option(help="SQLAlchemy URL of the database (default: a SQLite file in the user data dir).")
+    ] = None,
+    autofill: Annotated[
+        float, typer.Option(min=0, help="Seconds before bots take the empty seats of a play-now table.")
+    ] = 10.0,
+    bot_delay: Annotated[float, typer.Option(min=0, help="Seconds a server-side bot waits before acting.")] = 0.5,
+    origin: Annotated[
+        list[str] | None, typer.Option(help="An origin allowed besides the server's own (repeatable).")
+    ] = None,
+) -> None:
+    """Serve tables over HTTP and WebSocket until Ctrl-C (or SIGTERM).
+
+    Example: dicepoker serve --port 8000   then open http://127.0.0.1:8000
+    """
+    with user_errors():
+        import uvicorn
+
+        from dicepoker.server.app import create_app
+        from dicepoker.server.logs import configure
+        from dicepoker.server.settings import Settings
+
+        settings = Settings(
+            db_url=db or default_db(),
+            autofill=autofill,
+            bot_delay=bot_delay,
+            allowed_origins=tuple(origin or ()),
+        )
+        configure()
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+        console.print(f"dicepoker server on [bold]http://{shown}:{port}[/] (database {settings.db_url})")
+        config = uvicorn.Config(
+            create_app(settings),
+            host=host,
+            port=port,
+            ws_max_size=4 * settings.max_frame,
+            log_level="warning",
+            lifespan="on",
+        )
+        uvicorn.Server(config).run()

@@ -1,0 +1,223 @@
+"""The ASGI app: HTTP routes and the table WebSocket over a :class:`TableService` (transport only).
+
+``create_app(settings)`` builds everything from the settings: storage, pub/sub, service, metrics. Each
+route parses and bounds its input (pydantic), hands it to the service and maps the service's errors to
+4xx with ``{"detail": reason}``; nothing a client sends produces a 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from dicepoker.core.types import JSON
+from dicepoker.server import web_routes
+from dicepoker.server.errors import ServiceError
+from dicepoker.server.logs import log_event
+from dicepoker.server.metrics import ServerMetrics
+from dicepoker.server.models import CreateTable, Join, PlayNow
+from dicepoker.server.pubsub import InProcessPubSub
+from dicepoker.server.service import DEFAULT, TableService
+from dicepoker.server.settings import Settings
+from dicepoker.server.storage import MemoryStorage, Storage
+from dicepoker.server.ws import serve_socket
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+logger = logging.getLogger("dicepoker.server.app")
+TableId = Annotated[str, PathParam(min_length=1, max_length=64)]
+PLACEHOLDER = """<!doctype html><title>dicepoker</title><h1>dicepoker server</h1>
+<p>The browser client is not installed. The API is at <a href="/docs">/docs</a>; games at
+<a href="/api/games">/api/games</a>.</p>"""
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+class BodyLimit:
+    """Refuse HTTP bodies above ``limit`` bytes with 413, whether announced or streamed."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await _too_large(self.limit, send)
+                return
+        seen = 0
+
+        async def limited() -> MutableMapping[str, Any]:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _too_large(self.limit, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(limit: int, send: Send) -> None:
+    response = JSONResponse({"detail": f"request body larger than {limit} bytes"}, status_code=413)
+    await response({"type": "http"}, _no_body, send)
+
+
+async def _no_body() -> MutableMapping[str, Any]:
+    return {"type": "http.request", "body": b"", "more_body": False}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The dicepoker server app. Storage opens and tables are restored at start-up (ASGI lifespan)."""
+    settings = settings or Settings()
+    storage = settings.storage or _storage(settings)
+    pubsub = settings.pubsub or InProcessPubSub()
+    metrics = ServerMetrics()
+    service = TableService(
+        storage, pubsub, now=settings.now, autofill=settings.autofill, bot_delay=settings.bot_delay, metrics=metrics
+    )
+    metrics.count_tables = service.count_by_status
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.loop = asyncio.get_running_loop()  # tests reach the service through it
+        await storage.open()
+        try:
+            await service.start(scheduler=settings.scheduler)
+            yield
+        finally:
+            await service.stop()
+            await storage.close()
+            await pubsub.close()
+            log_event(logger, "stopped", tables=service.count_by_status())
+
+    app = FastAPI(title="dicepoker", summary="Dice poker tables: the public protocol", lifespan=lifespan)
+    app.state.service = service
+    app.state.settings = settings
+    app.state.metrics = metrics
+    if settings.allowed_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.allowed_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["content-type"],
+        )
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    _errors(app)
+    _routes(app, service, metrics)
+
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        await serve_socket(websocket, table_id, token, service=service, settings=settings, metrics=metrics)
+
+    app.include_router(web_routes.router)
+    if (WEB_DIR / "index.html").exists():
+        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+    else:
+
+        @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+        async def placeholder() -> str:
+            return PLACEHOLDER
+
+    return app
+
+
+def _storage(settings: Settings) -> Storage:
+    if settings.db_url is None:
+        return MemoryStorage()
+    from dicepoker.server.sql import SqlStorage
+
+    return SqlStorage(settings.db_url, schema=settings.db_schema, sqlite_synchronous=settings.sqlite_synchronous)
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
+        return JSONResponse({"detail": f"{where}: {first.get('msg', 'invalid')}"[:300]}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        logger.exception("unexpected error on %s %s", request.method, request.url.path)
+        return JSONResponse({"detail": "internal error"}, status_code=500)
+
+
+def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics) -> None:
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/metrics", response_class=PlainTextResponse)
+    async def prometheus() -> Response:
+        return Response(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    @app.get("/api/games")
+    async def games() -> dict[str, JSON]:
+        return {"games": service.games()}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable) -> dict[str, JSON]:
+        clock = body.clock if "clock" in body.model_fields_set else DEFAULT
+        return await service.create_table(body.game, body.config, body.seats, clock)
+
+    @app.get("/api/tables")
+    async def list_tables(
+        game: Annotated[str | None, Query(max_length=40)] = None,
+        status: Literal["waiting", "playing", "finished"] | None = None,
+    ) -> dict[str, JSON]:
+        return {"tables": await service.list_tables(game=game, status=status)}
+
+    @app.get("/api/tables/{table_id}")
+    async def table(table_id: TableId) -> dict[str, JSON]:
+        return await service.summary(table_id)
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: TableId, body: Join) -> dict[str, JSON]:
+        return await service.join(table_id, body.seat, body.name, body.client_seed)
+
+    @app.post("/api/play-now")
+    async def play_now(body: PlayNow) -> dict[str, JSON]:
+        return await service.play_now(body.game, body.name, body.client_seed)
+
+    @app.post("/api/tables/{table_id}/rematch", status_code=201)
+    async def rematch(table_id: TableId) -> dict[str, JSON]:
+        return await service.rematch(table_id)
+
+    @app.get("/api/tables/{table_id}/log", response_class=PlainTextResponse)
+    async def log(table_id: TableId, format: Literal["log", "history"] = "log") -> Response:
+        if format == "history":
+            return PlainTextResponse(await service.log_text(table_id, history=True))
+        return Response(await service.log_text(table_id), media_type="application/x-ndjson")

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server database, run programmatically at start-up (:func:`..sql.migrate`)."""

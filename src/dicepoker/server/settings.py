@@ -1,0 +1,40 @@
+"""How a server is configured: one frozen value, built by ``dicepoker serve`` or by a test."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from dicepoker.server.pubsub import PubSub
+from dicepoker.server.storage import Storage
+
+
+@dataclass(frozen=True)
+class Settings:
+    db_url: str | None = None
+    """Any SQLAlchemy URL (``sqlite:///file.db``, ``postgresql://…``); ``None`` keeps everything in memory."""
+    db_schema: str | None = None
+    """PostgreSQL only: the schema to work in (created if missing); tests use one per run."""
+    sqlite_synchronous: str = "NORMAL"
+    """WAL with NORMAL survives a killed process; FULL also survives a power cut, at more fsyncs."""
+    autofill: float = 10.0
+    """Seconds before a play-now table's empty seats are given to bots."""
+    bot_delay: float = 0.5
+    """Seconds a server-side bot waits before it acts, so that people can follow (0 in tests)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (``https://example.org``) allowed besides the server's own, for CORS and WebSockets."""
+    max_frame: int = 16 * 1024
+    """Largest WebSocket text frame read (bytes); larger ones are an error."""
+    max_body: int = 64 * 1024
+    """Largest HTTP request body."""
+    max_bad_frames: int = 20
+    """Malformed frames tolerated on one connection before it is closed (1008)."""
+    max_frames_per_second: int = 50
+    now: Callable[[], float] = time.time
+    """The wall clock of the turn clocks (tests inject a fake one)."""
+    scheduler: bool = True
+    """Run the scheduler task (tests with a fake clock may call ``service.tick()`` themselves)."""
+    storage: Storage | None = field(default=None, compare=False)
+    """A storage to use instead of ``db_url`` (tests)."""
+    pubsub: PubSub | None = field(default=None, compare=False)

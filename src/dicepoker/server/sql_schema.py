@@ -1,0 +1,42 @@
+"""The database schema (SQLAlchemy Core). Alembic migrations in :mod:`.migrations` create and evolve it."""
+
+from __future__ import annotations
+
+from sqlalchemy import JSON, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint
+
+metadata = MetaData()
+
+tables = Table(
+    "dp_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(40), nullable=False, index=True),
+    Column("config", JSON, nullable=False),
+    Column("seats", JSON, nullable=False),
+    Column("clock", Float, nullable=True),
+    Column("status", String(16), nullable=False, index=True),
+    Column("commitment", String(64), nullable=False),
+    Column("server_seed", String(64), nullable=False),
+    Column("client_seeds", JSON, nullable=True),
+    Column("created", Float, nullable=False, index=True),
+    Column("rng_counter", Integer, nullable=False, default=0),
+    Column("version", Integer, nullable=False, default=0),
+    Column("deadline", Float, nullable=True),
+    Column("remaining", Float, nullable=True),
+    Column("autofill", Float, nullable=True),
+    Column("result", JSON, nullable=True),
+    Column("rematch", String(32), nullable=True),
+    Column("rematch_of", String(32), nullable=True),
+    Column("options", JSON, nullable=False),
+)
+
+events = Table(
+    "dp_events",
+    metadata,
+    Column("table_id", String(32), ForeignKey("dp_tables.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("action", Text, nullable=False),
+    Column("client_id", String(64), nullable=True),
+    UniqueConstraint("table_id", "seq", name="uq_dp_events_table_seq"),
+)

@@ -1,0 +1,142 @@
+"""What the table service keeps: table records and their event logs, behind a small protocol.
+
+Two implementations: :class:`MemoryStorage` here (tests, throw-away servers) and the SQL one in
+:mod:`.sql` (SQLite or PostgreSQL). A table's log is append-only; the table record beside it holds what
+the log alone cannot give back: seats and tokens, the fairness seeds, the RNG counter and the clock.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from dicepoker.core.types import JSON, Seat
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    kind: str
+    """``"open"``, ``"human"`` or ``"bot"``."""
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+    """SHA-256 of the seat's token: the token itself is never stored."""
+    client_seed: str | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "token_hash": self.token_hash,
+            "client_seed": self.client_seed,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, JSON]) -> SeatRecord:
+        return cls(data["kind"], data.get("name"), data.get("bot"), data.get("token_hash"), data.get("client_seed"))
+
+
+@dataclass(slots=True)
+class TableRecord:
+    """One table as stored. ``version`` is the number of events in its log."""
+
+    id: str
+    game: str
+    config: dict[str, JSON]
+    seats: list[SeatRecord]
+    clock: float | None
+    status: str
+    commitment: str
+    server_seed: str
+    """Hex; revealed in the log only once the game is over."""
+    created: float
+    client_seeds: list[str] | None = None
+    """Fixed when the table starts (sorted by seat); ``None`` while it waits."""
+    rng_counter: int = 0
+    version: int = 0
+    deadline: float | None = None
+    remaining: float | None = None
+    """Time left on the current decision when this record was written: restored as the new clock."""
+    autofill: float | None = None
+    """When the open seats of a play-now table are given to bots."""
+    result: dict[str, JSON] | None = None
+    rematch: str | None = None
+    rematch_of: str | None = None
+    options: dict[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    seq: int
+    """1-based position in the log (the table's version after this event)."""
+    seat: Seat | None
+    action: str
+    client_id: str | None = None
+
+
+class Storage(Protocol):
+    async def open(self) -> None:
+        """Connect and bring the schema up to date."""
+
+    async def close(self) -> None: ...
+
+    async def save(self, table: TableRecord, events: Sequence[EventRecord] = ()) -> None:
+        """Write the table record and append ``events`` in one transaction; returns once it is durable."""
+
+    async def load(self, table_id: str) -> tuple[TableRecord, list[EventRecord]] | None: ...
+
+    async def unfinished(self) -> list[tuple[TableRecord, list[EventRecord]]]:
+        """Every table still waiting or playing, with its log (what a restarted server restores)."""
+
+    async def list_tables(
+        self, *, game: str | None = None, status: str | None = None, limit: int = 100
+    ) -> list[TableRecord]:
+        """Newest first."""
+
+
+class MemoryStorage:
+    """Storage in a dict: nothing survives the process. Records are copied in and out."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, TableRecord] = {}
+        self.events: dict[str, list[EventRecord]] = {}
+        self.saves = 0
+
+    async def open(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def save(self, table: TableRecord, events: Sequence[EventRecord] = ()) -> None:
+        log = self.events.setdefault(table.id, [])
+        for event in events:
+            if event.seq != len(log) + 1:
+                raise ValueError(f"table {table.id}: event {event.seq} does not follow {len(log)}")
+            log.append(event)
+        self.tables[table.id] = copy.deepcopy(table)
+        self.saves += 1
+
+    async def load(self, table_id: str) -> tuple[TableRecord, list[EventRecord]] | None:
+        if table_id not in self.tables:
+            return None
+        return copy.deepcopy(self.tables[table_id]), list(self.events.get(table_id, ()))
+
+    async def unfinished(self) -> list[tuple[TableRecord, list[EventRecord]]]:
+        return [
+            (copy.deepcopy(t), list(self.events.get(t.id, ()))) for t in self.tables.values() if t.status != "finished"
+        ]
+
+    async def list_tables(
+        self, *, game: str | None = None, status: str | None = None, limit: int = 100
+    ) -> list[TableRecord]:
+        found = [
+            t
+            for t in self.tables.values()
+            if (game is None or t.game == game) and (status is None or t.status == status)
+        ]
+        found.sort(key=lambda t: t.created, reverse=True)
+        return [copy.deepcopy(t) for t in found[:limit]]

@@ -1,0 +1,63 @@
+"""A real uvicorn server on a free loopback port, in a thread, with a fake clock the test moves."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+
+from dicepoker.server.app import create_app
+from dicepoker.server.service import TableService
+from dicepoker.server.settings import Settings
+from tests.server.conftest import FakeClock
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Live:
+    url: str
+    ws_url: str
+    clock: FakeClock
+    service: TableService
+    loop: asyncio.AbstractEventLoop
+
+    def advance(self, seconds: float) -> int:
+        """Move the clock on and let the service apply whatever fell due (timeouts, bots, autofill)."""
+        self.clock.advance(seconds)
+        applied: int = asyncio.run_coroutine_threadsafe(self.service.tick(), self.loop).result(timeout=30)
+        return applied
+
+
+@contextmanager
+def live_server(**settings: Any) -> Iterator[Live]:
+    clock = FakeClock()
+    settings.setdefault("bot_delay", 0.0)
+    app = create_app(Settings(now=clock, **settings))
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=64 * 1024)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(1000):
+        if server.started:
+            break
+        time.sleep(0.01)  # waiting for the server to listen, not for game time
+    assert server.started, "uvicorn did not start"
+    try:
+        yield Live(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", clock, app.state.service, app.state.loop)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
