@@ -222,3 +222,17 @@ def test_CM_4_writing_refuses_games_without_histories_and_bad_logs() -> None:
         write_history(EventLog(log.game, {**log.config, "players": 9}, log.seed, log.events))
     with pytest.raises(CorruptLog, match="event 1"):
         write_history(EventLog(log.game, log.config, log.seed, log.events[1:]))
+
+
+@pytest.mark.parametrize("server_seed", [None, "00" * 32])
+def test_the_fairness_record_round_trips(server_seed: str | None) -> None:
+    """A hand history downloaded from an online table keeps its fairness record, so it can be verified."""
+    fairness = {"scheme": "hmac-sha256-v1", "commitment": "ab", "client_seeds": ['a"\\\x7f\x01 é 😀', ""]}
+    match = bot_game("holdem", {"players": 2, "stack": 30}, 3, platform_actions=False)
+    log = EventLog(match.log.game, match.log.config, None, match.log.events, {**fairness, "server_seed": server_seed})
+    text = write_history(log)
+    assert ("server_seed" in text) == (server_seed is not None)
+    assert read_history(text) == log
+    assert "fairness" not in write_history(match.log)
+    with pytest.raises(CorruptLog, match="fairness"):
+        read_history(text.replace('"scheme" = "hmac-sha256-v1"', '"scheme" = 1'))

@@ -13,6 +13,7 @@ _COMMAND_MODULES = (
     "dicepoker.cli.replay",
     "dicepoker.cli.scorecard",
     "dicepoker.cli.serve",
+    "dicepoker.cli.verify",
 )
 
 

@@ -2,13 +2,17 @@
 
 It is the unit of persistence, of hand histories and of bug reports. It serializes to JSON lines:
 a header line, then one line per action, each action in its context-free text form.
+
+A log of an online table also carries a ``fairness`` record in its header (the commit-reveal record of
+its dice, :mod:`dicepoker.server.fairness`). The core only checks its shape; a log without one is written
+exactly as before (no ``fairness`` key at all).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from dicepoker.core.errors import CorruptLog, DicePokerError
 from dicepoker.core.game import Game
@@ -36,13 +40,17 @@ class EventLog:
     config: Mapping[str, JSON]
     seed: int | None
     events: tuple[Event, ...] = field(default=())
+    fairness: Mapping[str, JSON] | None = None
+    """The fairness record of an online table's dice (see :func:`check_fairness`), or ``None``."""
 
     def append(self, seat: Seat | None, action: Action) -> EventLog:
-        return EventLog(self.game, self.config, self.seed, (*self.events, Event(seat, str(action))))
+        return replace(self, events=(*self.events, Event(seat, str(action))))
 
     def to_jsonl(self) -> str:
         header = {"format": FORMAT, "version": VERSION, "game": self.game, "config": dict(self.config)}
         header["seed"] = self.seed
+        if self.fairness is not None:  # only then: logs without one stay byte-identical to older versions
+            header["fairness"] = dict(self.fairness)
         lines = [json.dumps(header, sort_keys=True)]
         lines.extend(json.dumps(event.to_json()) for event in self.events)
         return "\n".join(lines) + "\n"
@@ -63,6 +71,7 @@ class EventLog:
             raise CorruptLog("line 1: header needs a game name and a config object")
         if seed is not None and not isinstance(seed, int):
             raise CorruptLog("line 1: seed must be an integer or null")
+        fairness = check_fairness(header["fairness"], "line 1") if "fairness" in header else None
         events = []
         for number, line in enumerate(lines[1:], start=2):
             item = _load(line, number)
@@ -74,7 +83,37 @@ class EventLog:
             ):
                 raise CorruptLog(f"line {number}: seat must be an integer or null and action a string")
             events.append(Event(seat, action))
-        return cls(game, config, seed, tuple(events))
+        return cls(game, config, seed, tuple(events), fairness)
+
+
+FAIRNESS_FIELDS: dict[str, str] = {
+    "scheme": "a string",
+    "commitment": "a string",
+    "client_seeds": "a list of strings",
+    "server_seed": "a string or null",
+}
+"""The fields every fairness record has (more may follow in later schemes: they are kept as they are)."""
+
+
+def check_fairness(value: JSON, where: str) -> dict[str, JSON]:
+    """``value`` as a fairness record, or :class:`CorruptLog` saying which field has the wrong shape.
+
+    Only the shape is checked here; whether the dice match is :func:`dicepoker.server.fairness.verify_log`'s job.
+
+    >>> check_fairness({"scheme": "s", "commitment": "c", "client_seeds": [], "server_seed": None}, "line 1")["scheme"]
+    's'
+    """
+    if not isinstance(value, dict):
+        raise CorruptLog(f"{where}: fairness must be an object with {', '.join(FAIRNESS_FIELDS)}")
+    for key, shape in FAIRNESS_FIELDS.items():
+        item = value.get(key)
+        if key == "client_seeds":
+            good = isinstance(item, list) and all(isinstance(seed, str) for seed in item)
+        else:
+            good = isinstance(item, str) or (key == "server_seed" and item is None)
+        if key not in value or not good:
+            raise CorruptLog(f"{where}: fairness {key} must be {shape}, not {item!r}")
+    return dict(value)
 
 
 def _load(line: str, number: int) -> JSON:

@@ -6,6 +6,8 @@ Layout of a history (TOML; its first line, a comment, names the format and the g
     variant = "<game name>"
     <config key> = <value>          one line per option of the game's config, as logged
     seed = 7                        or "# seed unknown"
+    fairness = { "scheme" = …, … }  only for a game from an online table (its dice's fairness record;
+                                    a null field, the unrevealed server seed, is left out)
     actions = [
       "d <chance outcome>",         a die (seat None in the log)
       "p0 <action>",                seat 0's action, in the game's own text form
@@ -25,10 +27,11 @@ import json
 import re
 import tomllib
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from dicepoker.core.errors import ConfigError, CorruptLog
-from dicepoker.core.log import Event, EventLog, replay_states
+from dicepoker.core.log import Event, EventLog, check_fairness, replay_states
 from dicepoker.core.state import State
 from dicepoker.core.types import JSON
 from dicepoker.games.registry import create, game_class, replay
@@ -40,7 +43,7 @@ _VARIANTS: dict[str, str] = {
     "peekpoker": "dicepoker.games.history.peekpoker:PeekPokerHistory",
 }
 _TITLE = re.compile(r"# .+ hand history \(dicepoker\):")
-_HEADER_KEYS = ("variant", "seed", "actions")
+_HEADER_KEYS = ("variant", "seed", "fairness", "actions")
 _SEAT = re.compile(r"p([0-9]+)")
 
 
@@ -96,6 +99,8 @@ def write_history(log: EventLog) -> str:
     lines = [variant.title, f"variant = {json.dumps(log.game)}"]
     lines += [f"{key} = {_toml_value(key, log.config[key])}" for key in _config_keys(log.game) if key in log.config]
     lines.append(f"seed = {log.seed}" if log.seed is not None else "# seed unknown")
+    if log.fairness is not None:
+        lines.append(f"fairness = {_toml_table(log.fairness)}")
     lines.append("actions = [")
     for event, before, after in zip(log.events, states[:-1], states[1:], strict=True):
         who = "d" if event.seat is None else f"p{event.seat}"
@@ -113,6 +118,21 @@ def _toml_value(key: str, value: JSON) -> str:
     if isinstance(value, bool | int | str) or (isinstance(value, float) and value == value):
         return json.dumps(value)  # JSON's bool, int, float and string forms are TOML too
     raise CorruptLog(f"config {key} = {value!r} cannot be written to a hand history")
+
+
+def _toml_table(record: Mapping[str, JSON]) -> str:
+    """A fairness record as a TOML inline table; TOML has no null, so null fields are left out."""
+    items = [f"{json.dumps(key)} = {_toml_item(value)}" for key, value in record.items() if value is not None]
+    return "{ " + ", ".join(items) + " }"
+
+
+def _toml_item(value: JSON) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_item(item) for item in value) + "]"
+    if isinstance(value, str):
+        # Not ensure_ascii: the \uXXXX of a surrogate pair is not TOML; DEL must be escaped in TOML, not in JSON.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    raise CorruptLog(f"fairness value {value!r} cannot be written to a hand history")
 
 
 # -- reading ----------------------------------------------------------------------------------------
@@ -144,6 +164,10 @@ def read_history(text: str) -> EventLog:
             events.append(Event(int(seat[1]), action))
         else:
             raise CorruptLog(f"action {number} ({line!r}): expected 'd <dice>' or 'p<seat> <action>'")
-    log = EventLog(game, config, seed, tuple(events))
+    fairness = None
+    if "fairness" in data:
+        record = data["fairness"]
+        fairness = check_fairness({"server_seed": None, **record} if isinstance(record, dict) else record, "fairness")
+    log = EventLog(game, config, seed, tuple(events), fairness)
     replay(log)  # a bad config or an illegal action: CorruptLog naming it
     return log
