@@ -13,6 +13,8 @@ JSON (:data:`VIEW_DECODERS`); so far that is the scorecard game.
 from __future__ import annotations
 
 import getpass
+import itertools
+import queue
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -59,12 +61,24 @@ class RemoteTable:
         self._decode = VIEW_DECODERS[self.name]
         first = connection.state
         assert first is not None, "a table connection starts with a state frame"
-        self._frame = first
-        self._view = self._decode(first.view)
+        # Every state frame, in order (the connection itself keeps only the newest): each one is a change
+        # to tell. Filled on the client's network thread, read here.
+        self._inbox: queue.SimpleQueue[StateFrame] = queue.SimpleQueue()
+        connection.connection.on_frame = lambda frame: self._inbox.put(frame) if isinstance(frame, StateFrame) else None
+        self._seen: list[tuple[StateFrame, View]] = [(first, self._decode(first.view))]
+        """The frames received (newest last) with their views: the changes the loop has not told yet."""
         self._received = time.monotonic()
         clock = summary.get("clock")
         self.clock = float(clock) if isinstance(clock, (int, float)) else None
         """The table's seconds per decision (shown by the screen's introduction)."""
+
+    @property
+    def _frame(self) -> StateFrame:
+        return self._seen[-1][0]
+
+    @property
+    def _view(self) -> View:
+        return self._seen[-1][1]
 
     # -- the interface ------------------------------------------------------------------------------
     @property
@@ -95,10 +109,12 @@ class RemoteTable:
 
     def submit(self, seat: Seat, action: str) -> None:
         try:
-            self.connection.act(action, version=self._frame.version)
+            ack = self.connection.act(action, version=self._frame.version)
         except ActionRejected as exc:
             raise IllegalAction(exc.frame.reason) from None
-        self._take(self.connection.wait_for(lambda s: s.version >= self._frame.version, WAIT_SLICE * 30))
+        # The server sends the new state before the ack: the table the loop looks at next includes the action.
+        while self._frame.version < ack.version:
+            self._receive(WAIT_SLICE * 30)
 
     def deadline(self, seat: Seat) -> float | None:
         clock = self._frame.clock
@@ -117,16 +133,16 @@ class RemoteTable:
     def wait(self, version: int, observer: Seat | None, timeout: float | None = None) -> list[Change]:
         """The changes after ``version`` that the frames received since show (one frame may carry several
         events: an action and the dice that followed it)."""
-        before = self._view
-        previous = self._frame
-        if previous.version <= version and not previous.finished:
-            try:
-                self._take(self.connection.next_state(timeout))
-            except TimeoutError:
-                return []
-            except ConnectionLost as exc:
-                raise ConfigError(f"lost the connection to the server: {exc}") from None
-        return self._changes(previous, before, version)
+        if self._frame.version <= version and not self._frame.finished:
+            self._receive(timeout)
+        while not self._inbox.empty():
+            self._receive(0)
+        changes: list[Change] = []
+        for (previous, before), (frame, after) in itertools.pairwise(self._seen):
+            if frame.version > version:
+                changes.extend(_changes(max(previous.version, version), before, frame, after))
+        del self._seen[:-1]  # told: only the newest frame is needed from now on
+        return changes
 
     def close(self) -> None:
         try:
@@ -135,23 +151,42 @@ class RemoteTable:
             self.client.close()
 
     # -- frames -------------------------------------------------------------------------------------
-    def _take(self, frame: StateFrame) -> None:
-        if frame.version >= self._frame.version:
-            self._frame, self._view, self._received = frame, self._decode(frame.view), time.monotonic()
+    def _receive(self, timeout: float | None) -> None:
+        """Take the next frame, waiting up to ``timeout`` seconds for it (none came: nothing changes)."""
+        try:
+            frame = self._inbox.get(timeout=timeout) if timeout != 0 else self._inbox.get_nowait()
+        except queue.Empty:
+            try:  # raises if the connection gave up reconnecting
+                self.connection.wait_for(lambda _: False, timeout=0.001)
+            except TimeoutError:
+                return
+            except ConnectionLost as exc:
+                raise ConfigError(f"lost the connection to the server: {exc}") from None
+            return
+        self._take(frame)
 
-    def _changes(self, previous: StateFrame, before: View, version: int) -> list[Change]:
-        frame = self._frame
-        if frame.version <= version:
-            return []
-        last = frame.last
-        if last is None or last.seat is None or frame.version - version == 1:
-            seat = None if last is None else last.seat
-            return [Change(frame.version, seat, "" if last is None else last.action or "", before, self._view)]
-        # The player's action, then the dice it called for.
-        return [
-            Change(version + 1, last.seat, last.action or "", before, before),
-            Change(frame.version, None, "", before, self._view),
-        ]
+    def _take(self, frame: StateFrame) -> None:
+        newest = self._frame.version
+        if frame.version < newest:
+            return
+        entry = (frame, self._decode(frame.view))
+        if frame.version == newest:
+            self._seen[-1] = entry  # the same events, news of another kind (the table started, a time bank)
+        else:
+            self._seen.append(entry)
+        self._received = time.monotonic()
+
+
+def _changes(start: int, before: View, frame: StateFrame, after: View) -> list[Change]:
+    """The changes from version ``start`` to ``frame``: its player's action, and then any dice it called for."""
+    last = frame.last
+    if last is None or last.seat is None or frame.version - start == 1:
+        seat = None if last is None else last.seat
+        return [Change(frame.version, seat, "" if last is None else last.action or "", before, after)]
+    return [
+        Change(start + 1, last.seat, last.action or "", before, before),
+        Change(frame.version, None, "", before, after),
+    ]
 
 
 def connect(server: str, game: str, table: str | None, name: str | None) -> tuple[RemoteTable, dict[str, JSON]]:
