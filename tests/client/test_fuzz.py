@@ -46,8 +46,8 @@ async def _recv(ws: ClientConnection) -> dict[str, object]:
 
 
 async def _answer(ws: ClientConnection) -> dict[str, object]:
-    """The next frame that is not a state (states may interleave with answers)."""
-    while (frame := await _recv(ws))["type"] == "state":
+    """The next frame that is not a state or presence (they may interleave with answers)."""
+    while (frame := await _recv(ws))["type"] in ("state", "presence"):
         pass
     return frame
 
