@@ -226,19 +226,19 @@ def test_bad_frames_bad_tokens_and_foreign_origins(live: Live) -> None:
             ]:
                 await ws.send(frame)
                 reply = json.loads(await ws.recv())
-                while reply["type"] == "state":
+                while reply["type"] in ("state", "presence"):  # presence: a seat (dis)connected meanwhile
                     reply = json.loads(await ws.recv())
                 assert reply["type"] == "error" and reply["id"] is None
             await ws.send(json.dumps({"type": "action", "action": "roll", "version": first["version"], "id": "z"}))
             reply = json.loads(await ws.recv())
-            while reply["type"] == "state":
+            while reply["type"] in ("state", "presence"):  # presence: a seat (dis)connected meanwhile
                 reply = json.loads(await ws.recv())
             assert reply == {"type": "error", "id": "z", "reason": reply["reason"]} and "turn" in reply["reason"]
         async with connect(base) as ws:  # a spectator
             assert json.loads(await ws.recv())["seat"] is None
             await ws.send(json.dumps({"type": "action", "action": "roll"}))
             reply = json.loads(await ws.recv())
-            while reply["type"] == "state":
+            while reply["type"] in ("state", "presence"):  # presence: a seat (dis)connected meanwhile
                 reply = json.loads(await ws.recv())
             assert reply["reason"] == "spectators cannot act"
         async with connect(base) as ws:
@@ -249,5 +249,41 @@ def test_bad_frames_bad_tokens_and_foreign_origins(live: Live) -> None:
                     await ws.recv()
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
         assert httpx.get(f"{live.url}/healthz").status_code == 200
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+
+
+def test_presence_frames_paged_lists_and_time_banks_over_http(live: Live) -> None:
+    client = httpx.Client(base_url=live.url)
+    _create(live, "scorecard", ["open", "open"])
+    live.clock.advance(0.001)  # the newer table is listed first
+    table_id = _create(live, "holdem", ["open", "open"], time_bank=20)
+    tokens = [_join(live, table_id, seat) for seat in (0, 1)]
+    summary = client.get(f"/api/tables/{table_id}").json()
+    assert summary["time_bank"] == 20
+    assert client.post("/api/tables", json={"game": "scorecard", "time_bank": 5}).status_code == 422
+    assert client.post("/api/tables", json={"game": "holdem", "time_bank": 0}).status_code == 422
+    page = client.get("/api/tables", params={"limit": 1}).json()
+    assert page["limit"] == 1 and page["offset"] == 0 and page["next"] == 1 and len(page["tables"]) == 1
+    assert page["tables"][0]["id"] == table_id  # newest first
+    assert client.get("/api/tables", params={"limit": 1, "offset": 1}).json()["tables"][0]["id"] != table_id
+    assert client.get("/api/tables", params={"limit": 0}).status_code == 422
+    assert client.get("/api/tables", params={"offset": -1}).status_code == 422
+    base = f"{live.ws_url}/api/tables/{table_id}/ws"
+
+    async def main() -> None:
+        async with connect(f"{base}?token={tokens[1]}") as ws:
+            first = json.loads(await ws.recv())
+            assert first["clock"]["time_bank"] == [20, 20] and first["clock"]["banking"] is False
+            assert [s["connected"] for s in first["seats"]] == [False, True]
+            # A spectator comes (announced to nobody), then seat 0 (announced).
+            async with connect(base), connect(f"{base}?token={tokens[0]}"):
+                presence = json.loads(await ws.recv())
+                assert presence == {"type": "presence", "table": table_id, "seats": presence["seats"]}
+                assert [s["connected"] for s in presence["seats"]] == [True, True]
+            left = json.loads(await ws.recv())  # seat 0 left (the spectator's leaving is announced to nobody)
+            assert left["type"] == "presence" and [s["connected"] for s in left["seats"]] == [False, True]
+            await ws.send('{"type": "ping"}')
+            assert json.loads(await ws.recv()) == {"type": "pong"}  # and not a single state frame meanwhile
 
     asyncio.run(asyncio.wait_for(main(), 30))

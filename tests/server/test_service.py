@@ -254,3 +254,72 @@ def test_log_is_published_once_the_game_is_over() -> None:
             await service.log_text(table_id, history=True)
 
     run(main())
+
+
+def test_presence_is_announced_only_when_a_seats_connected_changes() -> None:
+    clock = FakeClock()
+
+    async def main() -> None:
+        service = new_service(MemoryStorage(), clock)
+        await service.start(scheduler=False)
+        table_id, _ = await _two_people(service, "scorecard")
+        table = service._tables[table_id]
+        heard = service.pubsub.subscribe(table_id)
+        revision = table.revision
+        for _ in range(50):  # a crowd of spectators (re)connecting: nobody hears of it
+            await service.connect(table_id, None)
+        for _ in range(50):
+            await service.disconnect(table_id, None)
+        await service.connect(table_id, 1)
+        await service.connect(table_id, 1)  # a second tab of the same seat
+        await service.disconnect(table_id, 1)
+        await service.disconnect(table_id, 1)
+        messages = []
+        while not heard.queue.empty():  # type: ignore[attr-defined]
+            messages.append(await heard.get())
+        assert [m["presence"] for m in messages] == [1, 2]  # type: ignore[index]
+        assert table.revision == revision  # not a new state: the cached state frames stay
+        await service.connect(table_id, 0)
+        shown = await frame(service, table_id, None)  # a new recipient's state frame is up to date
+        assert [s["connected"] for s in shown["seats"]] == [True, False]  # type: ignore[index]
+        presence = await service.presence_frame(table_id)
+        assert presence == {"type": "presence", "table": table_id, "seats": shown["seats"]}
+
+    run(main())
+
+
+def test_the_table_list_pages_through_the_archive_newest_first() -> None:
+    clock = FakeClock()
+    storage = MemoryStorage()
+
+    async def main() -> None:
+        first = new_service(storage, clock)
+        await first.start(scheduler=False)
+        made = []
+        for index in range(5):
+            clock.advance(1)
+            table_id, _ = await _two_people(first, "scorecard" if index % 2 else "holdem", clock=None)
+            made.append(table_id)
+            if index < 3:
+                await first.act(table_id, first._tables[table_id].state.to_act[0], "resign")
+        restarted = new_service(storage, clock)  # finished tables are no longer in memory
+        await restarted.start(scheduler=False)
+        assert set(restarted._tables) == set(made[3:])
+        newest_first = list(reversed(made))
+        pages, offset = [], 0
+        while offset is not None:
+            page = await restarted.list_tables(limit=2, offset=offset)
+            assert page["limit"] == 2 and page["offset"] == offset
+            pages.append([t["id"] for t in page["tables"]])  # type: ignore[index, union-attr]
+            offset = page["next"]  # type: ignore[assignment]
+        assert pages == [newest_first[0:2], newest_first[2:4], newest_first[4:]]
+        finished = await restarted.list_tables(status="finished")
+        assert [t["id"] for t in finished["tables"]] == newest_first[2:]  # type: ignore[union-attr, index]
+        archived = finished["tables"][0]  # type: ignore[index]
+        assert archived == (await restarted.summary(made[2]))
+        holdem = await restarted.list_tables(game="holdem", status="finished")
+        assert [t["id"] for t in holdem["tables"]] == [made[2], made[0]]  # type: ignore[union-attr, index]
+        with pytest.raises(Invalid):
+            await restarted.list_tables(limit=0)
+
+    run(main())

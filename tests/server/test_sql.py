@@ -41,6 +41,8 @@ def test_tables_and_logs_round_trip_with_group_commit(sql_settings: dict[str, An
             assert loaded[1] == [EventRecord(1, 0, "roll", "idt0"), EventRecord(2, None, "rolled 1 2 3 4 5")]
             assert {t.id for t, _ in await storage.unfinished()} == {f"t{i}" for i in range(1, 20)}
             assert [t.id for t in await storage.list_tables(status="finished")] == ["t0"]
+            assert [t.id for t in await storage.list_tables(limit=3, offset=2)] == ["t17", "t16", "t15"]
+            assert [t.id for t in await storage.list_tables(limit=3, offset=19)] == ["t0"]
             assert await storage.load("missing") is None
             with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
                 await storage.save(records[0], [EventRecord(2, 0, "again")])  # a log is append-only

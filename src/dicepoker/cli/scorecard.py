@@ -56,13 +56,27 @@ def play_scorecard(
     force: ForceOption = False,
     resume: ResumeOption = None,
     players: Annotated[int, typer.Option(help="Number of seats, 1 to 6; you are Player 1.")] = 2,
+    server: Annotated[
+        str | None, typer.Option(help="Play at a dicepoker server (http://host:port) instead of locally.")
+    ] = None,
+    table: Annotated[
+        str | None, typer.Option(help="With --server: the table to join (default: the server's play-now table).")
+    ] = None,
+    name: Annotated[str | None, typer.Option(help="With --server: your name at the table.")] = None,
 ) -> None:
-    """Play the scorecard game in the terminal against a bot, or hot-seat with --vs human.
+    """Play the scorecard game in the terminal against a bot, or hot-seat with --vs human, or at a server.
 
     Example: dicepoker play scorecard --vs greedy --seed 7 --save game.jsonl
+    Online:  dicepoker play scorecard --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
 
     def start() -> int:
+        if server is not None:
+            from dicepoker.cli.online import play_online  # lazy: the network client is not needed for --help
+
+            return play_online("scorecard", server=server, table=table, name=name)
+        if table is not None or name is not None:
+            raise ConfigError("--table and --name are for playing at a server: give --server URL too")
         from dicepoker.tui.scorecard import play
 
         return play(players=players, opponent=vs, seed=seed, clock=clock, save=save, force=force, resume=resume)

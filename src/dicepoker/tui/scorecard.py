@@ -238,7 +238,8 @@ class ScorecardScreen(Screen):
 
     def intro(self) -> None:
         who = " vs ".join(self.names.labels)
-        self.console.print(f"[bold]Dice Poker scorecard[/] — {who}. Seed {self.table.seed}.")
+        seed = f"Seed {self.table.seed}." if self.table.seed is not None else "The server rolls (dicepoker verify)."
+        self.console.print(f"[bold]Dice Poker scorecard[/] — {who}. {seed}")
         self.console.print("13 rounds; in each you roll five dice up to three times and fill one box. Type help.")
         clock = getattr(self.table, "clock", None)
         if clock is not None:

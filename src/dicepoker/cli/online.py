@@ -1,0 +1,271 @@
+"""The terminal client online (issue 9 §9): ``dicepoker play GAME --server URL [--table ID]``.
+
+The play loop of :mod:`dicepoker.tui.loop` drives a :class:`RemoteTable` exactly as it drives a local
+one: the table is a seat at a server table, reached through the protocol client (:mod:`dicepoker.client`).
+The server owns the game: it rolls, applies timeouts and moves its bots; this table only turns state frames
+into the views, legal actions, clock and changes the loop asks for, and sends the player's actions.
+
+It lives here, in the command layer, because it joins two packages of the same rank (``tui`` and
+``client``), which may not import each other. A game plays online once its views can be rebuilt from their
+JSON (:data:`VIEW_DECODERS`); so far that is the scorecard game.
+"""
+
+from __future__ import annotations
+
+import getpass
+import itertools
+import queue
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from dicepoker.client import ActionRejected, ConnectionLost, StateFrame, SyncClient, SyncTable
+from dicepoker.core.errors import ConfigError, IllegalAction
+from dicepoker.core.game import Game
+from dicepoker.core.types import JSON, Result, Seat, View
+from dicepoker.games.registry import create
+from dicepoker.tui.table import Change
+
+WAIT_SLICE = 1.0
+
+
+def _scorecard_view(data: Mapping[str, Any]) -> View:
+    from dicepoker.games.scorecard import ScorecardView
+
+    cards = tuple(tuple(None if box is None else int(box) for box in card) for card in data["cards"])
+    return ScorecardView(
+        seat=data["seat"],
+        players=int(data["players"]),
+        cards=cards,
+        to_play=int(data["to_play"]),
+        dice=tuple(int(d) for d in data["dice"]),
+        rolls_used=int(data["rolls_used"]),
+        rolling=bool(data["rolling"]),
+        over=bool(data["over"]),
+        resigned=frozenset(int(s) for s in data["resigned"]),
+    )
+
+
+VIEW_DECODERS: dict[str, Callable[[Mapping[str, Any]], View]] = {"scorecard": _scorecard_view}
+"""A game's view rebuilt from the ``view`` of a state frame (``view.to_json()``)."""
+
+
+class RemoteTable:
+    """One seat at a server table behind the play loop's :class:`~dicepoker.tui.table.Table` interface."""
+
+    def __init__(self, client: SyncClient, connection: SyncTable, summary: Mapping[str, JSON]) -> None:
+        self.client, self.connection = client, connection
+        self.name = str(summary["game"])
+        config = summary.get("config")
+        self._game = create(self.name, **(config if isinstance(config, dict) else {}))
+        self._decode = VIEW_DECODERS[self.name]
+        first = connection.state
+        assert first is not None, "a table connection starts with a state frame"
+        # Every state frame, in order (the connection itself keeps only the newest): each one is a change
+        # to tell. Filled on the client's network thread, read here.
+        self._inbox: queue.SimpleQueue[StateFrame] = queue.SimpleQueue()
+        connection.connection.on_frame = lambda frame: self._inbox.put(frame) if isinstance(frame, StateFrame) else None
+        self._seen: list[tuple[StateFrame, View]] = [(first, self._decode(first.view))]
+        """The frames received (newest last) with their views: the changes the loop has not told yet."""
+        self._received = time.monotonic()
+        clock = summary.get("clock")
+        self.clock = float(clock) if isinstance(clock, (int, float)) else None
+        """The table's seconds per decision (shown by the screen's introduction)."""
+
+    @property
+    def _frame(self) -> StateFrame:
+        return self._seen[-1][0]
+
+    @property
+    def _view(self) -> View:
+        return self._seen[-1][1]
+
+    # -- the interface ------------------------------------------------------------------------------
+    @property
+    def game(self) -> Game[Any, Any]:
+        return self._game
+
+    @property
+    def seed(self) -> int | None:
+        return None  # online dice come from the server's committed seed: see `dicepoker verify`
+
+    @property
+    def seat(self) -> Seat | None:
+        return self._frame.seat
+
+    @property
+    def version(self) -> int:
+        return self._frame.version
+
+    @property
+    def to_act(self) -> tuple[Seat, ...]:
+        return self._frame.to_act
+
+    def view(self, seat: Seat | None) -> View:
+        return self._view  # the only view this client is sent: its own seat's
+
+    def legal(self, seat: Seat) -> tuple[str, ...]:
+        return self._frame.legal_actions if seat == self._frame.seat else ()
+
+    def submit(self, seat: Seat, action: str) -> None:
+        try:
+            ack = self.connection.act(action, version=self._frame.version)
+        except ActionRejected as exc:
+            raise IllegalAction(exc.frame.reason) from None
+        # The server sends the new state before the ack: the table the loop looks at next includes the action.
+        while self._frame.version < ack.version:
+            self._receive(WAIT_SLICE * 30)
+
+    def deadline(self, seat: Seat) -> float | None:
+        clock = self._frame.clock
+        if clock is None or seat not in self._frame.to_act:
+            return None
+        return self._received + clock.remaining  # the server's remaining time, on this machine's clock
+
+    def result(self) -> Result | None:
+        found = self._frame.result
+        if not self._frame.finished or not isinstance(found, dict):
+            return None
+        winners = frozenset(int(s) for s in found.get("winners") or [])
+        scores = tuple(int(s) for s in found.get("scores") or [])
+        return Result(winners, scores, str(found.get("reason", "")))
+
+    def wait(self, version: int, observer: Seat | None, timeout: float | None = None) -> list[Change]:
+        """The changes after ``version`` that the frames received since show (one frame may carry several
+        events: an action and the dice that followed it)."""
+        if self._frame.version <= version and not self._frame.finished:
+            self._receive(timeout)
+        while not self._inbox.empty():
+            self._receive(0)
+        changes: list[Change] = []
+        for (previous, before), (frame, after) in itertools.pairwise(self._seen):
+            if frame.version > version:
+                changes.extend(_changes(max(previous.version, version), before, frame, after))
+        del self._seen[:-1]  # told: only the newest frame is needed from now on
+        return changes
+
+    def close(self) -> None:
+        try:
+            self.connection.close()
+        finally:
+            self.client.close()
+
+    # -- frames -------------------------------------------------------------------------------------
+    def _receive(self, timeout: float | None) -> None:
+        """Take the next frame, waiting up to ``timeout`` seconds for it (none came: nothing changes)."""
+        try:
+            frame = self._inbox.get(timeout=timeout) if timeout != 0 else self._inbox.get_nowait()
+        except queue.Empty:
+            try:  # raises if the connection gave up reconnecting
+                self.connection.wait_for(lambda _: False, timeout=0.001)
+            except TimeoutError:
+                return
+            except ConnectionLost as exc:
+                raise ConfigError(f"lost the connection to the server: {exc}") from None
+            return
+        self._take(frame)
+
+    def _take(self, frame: StateFrame) -> None:
+        newest = self._frame.version
+        if frame.version < newest:
+            return
+        entry = (frame, self._decode(frame.view))
+        if frame.version == newest:
+            self._seen[-1] = entry  # the same events, news of another kind (the table started, a time bank)
+        else:
+            self._seen.append(entry)
+        self._received = time.monotonic()
+
+
+def _changes(start: int, before: View, frame: StateFrame, after: View) -> list[Change]:
+    """The changes from version ``start`` to ``frame``: its player's action, and then any dice it called for."""
+    last = frame.last
+    if last is None or last.seat is None or frame.version - start == 1:
+        seat = None if last is None else last.seat
+        return [Change(frame.version, seat, "" if last is None else last.action or "", before, after)]
+    return [
+        Change(start + 1, last.seat, last.action or "", before, before),
+        Change(frame.version, None, "", before, after),
+    ]
+
+
+def connect(server: str, game: str, table: str | None, name: str | None) -> tuple[RemoteTable, dict[str, JSON]]:
+    """Sit down at ``table`` (its first open seat) or, without one, at the server's play-now table of ``game``."""
+    if game not in VIEW_DECODERS:
+        raise ConfigError(f"{game} cannot be played online in the terminal yet (only {', '.join(VIEW_DECODERS)})")
+    player = name or _default_name()
+    client = SyncClient(server)
+    try:
+        if table is None:
+            seated = client.play_now(game, player)
+        else:
+            summary = client.summary(table)
+            if summary.get("game") != game:
+                raise ConfigError(f"table {table} plays {summary.get('game')}, not {game}")
+            seats = summary.get("seats")
+            open_seats = [s["seat"] for s in seats if s["kind"] == "open"] if isinstance(seats, list) else []
+            if not open_seats:
+                raise ConfigError(f"table {table} has no open seat")
+            seated = client.join(table, int(open_seats[0]), player)
+        summary = client.summary(seated.table)
+        connection = client.table(seated.table, seated.token)
+        return RemoteTable(client, connection, summary), summary
+    except BaseException:
+        client.close()
+        raise
+
+
+def _default_name() -> str:
+    try:
+        found = getpass.getuser()
+    except (KeyError, OSError):
+        found = ""
+    return (found or "player")[:40]
+
+
+def play_online(
+    game: str,
+    *,
+    server: str,
+    table: str | None = None,
+    name: str | None = None,
+    console: Any = None,
+    reader: Any = None,
+) -> int:
+    """Play one game at a server table at this terminal; returns the exit status (as local play does)."""
+    from rich.console import Console
+
+    from dicepoker.tui.common import LineReader
+    from dicepoker.tui.loop import Names, PlayLoop
+    from dicepoker.tui.scorecard import LazyStrategy, ScorecardScreen
+
+    console = console or Console(highlight=False, soft_wrap=True)
+    reader = reader or LineReader()
+    remote, summary = connect(server, game, table, name)
+    me = remote.seat
+    assert me is not None
+    seats = summary.get("seats")
+    infos = [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
+    names, bots = [], set()
+    for info in infos:
+        seat = int(info["seat"])
+        if seat == me:
+            names.append("You")
+        elif info.get("kind") == "bot":
+            names.append(f"{str(info.get('bot') or 'a').capitalize()} bot")
+            bots.add(seat)
+        else:
+            names.append(str(info.get("name") or f"Player {seat + 1}"))
+    console.print(f"Table {summary['id']} on {server}: you are seat {me + 1}.", markup=False)
+    screen = ScorecardScreen(
+        remote,
+        Names(names),
+        console,
+        strategy=LazyStrategy(console),
+        bots=bots,
+        confirm_zero=reader.interactive,
+    )
+    loop = PlayLoop(remote, screen, humans=[me], console=console, reader=reader)
+    status = loop.run()
+    console.print(f"The game's log: {server.rstrip('/')}/api/tables/{summary['id']}/log", markup=False)
+    return status

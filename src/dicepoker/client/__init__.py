@@ -1,0 +1,58 @@
+"""Network clients of the table server (docs/protocol.md): typed frames, an asyncio connection that
+reconnects and catches up, the loop that plays a seat, and a synchronous wrapper.
+
+This layer talks to a server only over HTTP and WebSocket; it never imports :mod:`dicepoker.server`.
+"""
+
+from dicepoker.client.connection import (
+    Acked,
+    ActionRejected,
+    ConnectionLost,
+    Created,
+    Seated,
+    ServerClient,
+    ServerError,
+    TableConnection,
+    ws_url,
+)
+from dicepoker.client.play import Chooser, play_seat, random_chooser
+from dicepoker.client.protocol import (
+    AckFrame,
+    Clock,
+    ErrorFrame,
+    Frame,
+    LastAction,
+    ProtocolError,
+    SeatInfo,
+    StateFrame,
+    action_frame,
+    parse_frame,
+)
+from dicepoker.client.sync import SyncClient, SyncTable
+
+__all__ = [
+    "AckFrame",
+    "Acked",
+    "ActionRejected",
+    "Chooser",
+    "Clock",
+    "ConnectionLost",
+    "Created",
+    "ErrorFrame",
+    "Frame",
+    "LastAction",
+    "ProtocolError",
+    "SeatInfo",
+    "Seated",
+    "ServerClient",
+    "ServerError",
+    "StateFrame",
+    "SyncClient",
+    "SyncTable",
+    "TableConnection",
+    "action_frame",
+    "parse_frame",
+    "play_seat",
+    "random_chooser",
+    "ws_url",
+]

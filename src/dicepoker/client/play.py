@@ -1,0 +1,57 @@
+"""Playing one seat to the end over a :class:`TableConnection`: the loop every network bot shares."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+
+from dicepoker.client.connection import ActionRejected, TableConnection
+from dicepoker.client.protocol import StateFrame
+
+Chooser = Callable[[StateFrame], str | None]
+"""Picks an action's text form from a state frame (usually one of ``legal_actions``), or None to wait."""
+
+MAX_RETRIES = 3
+"""Rejections of one state before waiting for the table to change (a chooser stuck on an illegal action)."""
+
+
+def random_chooser(rng: random.Random) -> Chooser:
+    """Any legal action, uniformly: enough to play every game to its end."""
+
+    def choose(state: StateFrame) -> str | None:
+        return rng.choice(state.legal_actions) if state.legal_actions else None
+
+    return choose
+
+
+async def play_seat(
+    table: TableConnection,
+    choose: Chooser,
+    *,
+    on_state: Callable[[StateFrame], Awaitable[None] | None] | None = None,
+) -> StateFrame:
+    """Act whenever this seat may, until the game is finished; returns the final state.
+
+    A stale rejection (someone else acted first, or a clock ran out) just waits for the new state; any
+    other rejection lets ``choose`` try again, a few times, on the same state.
+    """
+    retries = 0
+    async for state in table:
+        if on_state is not None:
+            waiting = on_state(state)
+            if waiting is not None:
+                await waiting
+        if state.finished:
+            return state
+        action = choose(state) if state.legal_actions else None
+        if action is None:
+            continue
+        try:
+            await table.act(action, version=state.version)
+            retries = 0
+        except ActionRejected as exc:
+            retries += 1
+            if not exc.stale and retries <= MAX_RETRIES:
+                table.redeliver()
+    assert table.state is not None  # the iterator only ends after a finished state
+    return table.state
