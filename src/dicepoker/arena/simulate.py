@@ -2,7 +2,9 @@
 
 Game ``i`` of a run draws its dice and its bots' choices from seeds derived from ``(seed, i)`` alone, and
 the games are folded into the report in index order, so a report does not depend on how many worker
-processes played them.
+processes played them, nor on whether they ran on a Ray cluster (:mod:`dicepoker.arena.engine`). A bot that
+learns over a game (``learns = True``, the opponent-modelling experts) starts every game afresh for the same
+reason; the others are made once per process.
 
 >>> report = simulate("scorecard", ["random"], games=3, seed=1)
 >>> report.games, len(report.seats)
@@ -14,13 +16,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-import multiprocessing
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any, NamedTuple
 
+from dicepoker.arena.engine import Engine, run_chunks
 from dicepoker.bots.base import Bot
 from dicepoker.bots.registry import create_bot
 from dicepoker.core.errors import ConfigError
@@ -111,9 +113,22 @@ def shared_bot(game_name: str, name: str) -> Bot:
     return _BOTS[key]
 
 
+def game_bots(game_name: str, names: Sequence[str]) -> list[Bot]:
+    """The bots of one game: this process's shared instance, or a fresh one for a bot that learns."""
+    bots = [shared_bot(game_name, name) for name in names]
+    return [create_bot(game_name, bot.name) if learns(bot) else bot for bot in bots]
+
+
+def learns(bot: Bot) -> bool:
+    """Whether ``bot`` keeps what it saw from one game to the next (then each game needs a fresh one)."""
+    return bool(getattr(bot, "learns", False))
+
+
 def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
-    bots = [shared_bot(chunk.game_name, name) for name in chunk.bot_names]
-    return [play_game(chunk.game_name, bots, chunk.seed, i, chunk.config) for i in range(chunk.start, chunk.stop)]
+    return [
+        play_game(chunk.game_name, game_bots(chunk.game_name, chunk.bot_names), chunk.seed, i, chunk.config)
+        for i in range(chunk.start, chunk.stop)
+    ]
 
 
 # -- statistics -------------------------------------------------------------------------------------
@@ -333,16 +348,18 @@ def simulate(
     workers: int = 1,
     config: Mapping[str, Any] | None = None,
     progress: ProgressCallback | None = None,
+    engine: Engine | None = None,
 ) -> SimulationReport:
     """Play ``games`` seeded games of ``game_name`` with one named bot per seat and report the statistics.
 
     When ``config`` does not say how many players and the game has a ``players`` option, the number of
-    bots sets it. Raises :class:`ConfigError` for an unknown game or bot, or a bot count that does not fit.
+    bots sets it. ``engine`` (default: local, ``workers`` processes) says where the games run; it never
+    changes the figures. Raises :class:`ConfigError` for an unknown game or bot, or a bot count that does
+    not fit.
     """
     if games < 1:
         raise ConfigError(f"the number of games must be at least 1, got {games}")
-    if workers < 1:
-        raise ConfigError(f"the number of workers must be at least 1, got {workers}")
+    engine = engine or Engine("local", workers)
     if not bot_names:
         raise ConfigError("name at least one bot, one per seat")
     options = _with_player_count(game_name, dict(config or {}), len(bot_names))
@@ -358,7 +375,8 @@ def simulate(
 
     started = time.perf_counter()
     records: list[GameRecord] = []
-    for chunk_records in _run_chunks(_chunks(game_name, tuple(bot_names), options, seed, games, workers), workers):
+    chunks = _chunks(game_name, tuple(bot_names), options, seed, games, engine.parallelism)
+    for chunk_records in run_chunks(_play_chunk, chunks, engine):
         records.extend(chunk_records)
         if progress is not None:
             progress(len(records))
@@ -368,7 +386,7 @@ def simulate(
         records,
         seed=seed,
         config=game.config_json(),
-        workers=workers,
+        workers=engine.workers,
         seconds=time.perf_counter() - started,
     )
 
@@ -388,15 +406,6 @@ def _chunks(
     return [
         _Chunk(game_name, bot_names, config, seed, start, min(games, start + size)) for start in range(0, games, size)
     ]
-
-
-def _run_chunks(chunks: list[_Chunk], workers: int) -> Iterator[list[GameRecord]]:
-    if workers == 1 or len(chunks) == 1:
-        yield from map(_play_chunk, chunks)
-        return
-    with multiprocessing.get_context().Pool(min(workers, len(chunks))) as pool:
-        # ``imap`` yields in chunk order, so the fold (and every float sum) is the same for any worker count.
-        yield from pool.imap(_play_chunk, chunks)
 
 
 def _finite(value: float) -> float | None:

@@ -8,7 +8,15 @@ from typing import Annotated
 import typer
 
 from dicepoker.cli.app import equity_app, hand_app, odds_app, play_app, simulate_app
-from dicepoker.cli.common import console, print_duel, print_json, user_errors
+from dicepoker.cli.common import (
+    AddressOption,
+    EngineOption,
+    WorkersOption,
+    console,
+    print_duel,
+    print_json,
+    user_errors,
+)
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.suited import best_value, category_of, describe, parse_suited
 
@@ -97,15 +105,26 @@ def simulate(
     hands: Annotated[int, typer.Option(help="How many independent heads-up hands to play.")] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the run; hand i is seeded from (seed, i).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    session: Annotated[
+        int | None,
+        typer.Option(help="Fresh bots every N hands, so sessions can run in parallel; default: one session."),
+    ] = None,
+    workers: WorkersOption = 1,
+    engine: EngineOption = "local",
+    address: AddressOption = None,
 ) -> None:
     """Heads-up duel: chips per hand the first bot wins from the second, with a 95% interval.
 
-    Hands are independent games at the default stacks (1,000); the bots swap seats every hand.
+    Hands are independent games at the default stacks (1,000); the bots swap seats every hand. The bots
+    learn over a session; --session N splits the hands into sessions that --workers or --engine ray run
+    in parallel (the same --session gives the same figures everywhere).
 
     Example: dicepoker simulate holdem --bots expert,equity --hands 2000 --seed 1
     """
     with user_errors():
-        print_duel("holdem", bots, hands, seed, as_json)
+        print_duel(
+            "holdem", bots, hands, seed, as_json, session=session, engine=engine, workers=workers, address=address
+        )
 
 
 @play_app.command("holdem")

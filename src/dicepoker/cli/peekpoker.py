@@ -9,7 +9,15 @@ import typer
 from rich.table import Table
 
 from dicepoker.cli.app import equity_app, odds_app, play_app, simulate_app
-from dicepoker.cli.common import console, print_duel, print_json, user_errors
+from dicepoker.cli.common import (
+    AddressOption,
+    EngineOption,
+    WorkersOption,
+    console,
+    print_duel,
+    print_json,
+    user_errors,
+)
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.poker import HandCategory, PokerDice, parse_dice
 
@@ -160,12 +168,23 @@ def simulate(
     hands: Annotated[int, typer.Option(help="How many independent heads-up hands to play.")] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the run; hand i is seeded from (seed, i).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    session: Annotated[
+        int | None,
+        typer.Option(help="Fresh bots every N hands, so sessions can run in parallel; default: one session."),
+    ] = None,
+    workers: WorkersOption = 1,
+    engine: EngineOption = "local",
+    address: AddressOption = None,
 ) -> None:
     """Heads-up duel: chips per hand the first bot wins from the second, with a 95% interval.
 
-    Hands are independent games at the default stacks (48); the bots swap seats every hand.
+    Hands are independent games at the default stacks (48); the bots swap seats every hand. The bots
+    learn over a session; --session N splits the hands into sessions that --workers or --engine ray run
+    in parallel (the same --session gives the same figures everywhere).
 
     Example: dicepoker simulate peekpoker --bots expert,equity --hands 2000 --seed 1
     """
     with user_errors():
-        print_duel("peekpoker", bots, hands, seed, as_json)
+        print_duel(
+            "peekpoker", bots, hands, seed, as_json, session=session, engine=engine, workers=workers, address=address
+        )

@@ -10,11 +10,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from dicepoker.cli.app import odds_app, play_app, score_app, simulate_app, solve_app
-from dicepoker.cli.common import console, error_console, print_json, user_errors
+from dicepoker.cli.common import (
+    AddressOption,
+    EngineOption,
+    WorkersOption,
+    console,
+    error_console,
+    make_engine,
+    print_json,
+    user_errors,
+    with_progress,
+)
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import hand_counts, parse_dice
 
@@ -152,8 +161,10 @@ def simulate_scorecard(
     ] = "optimal,greedy",
     games: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the run; game i is seeded from (seed, i).")] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes; results do not depend on it.")] = 1,
+    workers: WorkersOption = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    engine: EngineOption = "local",
+    address: AddressOption = None,
 ) -> None:
     """Bot-vs-bot statistics: mean score per seat with 95% intervals, win and tie rates.
 
@@ -167,26 +178,13 @@ def simulate_scorecard(
         if not bot_names:
             raise ConfigError("--bots needs at least one bot name, e.g. --bots optimal,greedy")
         run_seed = pick_seed(seed)
-        report: SimulationReport
-        if as_json or not console.is_terminal:
-            report = simulate("scorecard", bot_names, games, run_seed, workers)
-        else:
-            with Progress(
-                TextColumn("simulating"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=console,
-            ) as progress:
-                task = progress.add_task("games", total=games)
-                report = simulate(
-                    "scorecard",
-                    bot_names,
-                    games,
-                    run_seed,
-                    workers,
-                    progress=lambda done: progress.update(task, completed=done),
-                )
+        where = make_engine(engine, workers, address)
+        report: SimulationReport = with_progress(
+            "simulating",
+            games,
+            lambda progress: simulate("scorecard", bot_names, games, run_seed, progress=progress, engine=where),
+            show=not as_json,
+        )
         if as_json:
             print_json(report.to_json())
             return
