@@ -91,7 +91,9 @@ def play_game(
     raise RuntimeError(f"{game_name} game {index} of seed {seed} did not end within {MAX_DECISIONS} decisions")
 
 
-class _Chunk(NamedTuple):
+class Chunk(NamedTuple):
+    """Games ``start`` to ``stop`` (excluded) of a run: what one worker plays at a time."""
+
     game_name: str
     bot_names: tuple[str, ...]
     config: dict[str, Any]
@@ -124,7 +126,7 @@ def learns(bot: Bot) -> bool:
     return bool(getattr(bot, "learns", False))
 
 
-def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
+def play_chunk(chunk: Chunk) -> list[GameRecord]:
     return [
         play_game(chunk.game_name, game_bots(chunk.game_name, chunk.bot_names), chunk.seed, i, chunk.config)
         for i in range(chunk.start, chunk.stop)
@@ -362,7 +364,7 @@ def simulate(
     engine = engine or Engine("local", workers)
     if not bot_names:
         raise ConfigError("name at least one bot, one per seat")
-    options = _with_player_count(game_name, dict(config or {}), len(bot_names))
+    options = with_player_count(game_name, dict(config or {}), len(bot_names))
     game = create(game_name, **options)
     if game.num_players != len(bot_names):
         raise ConfigError(
@@ -376,7 +378,7 @@ def simulate(
     started = time.perf_counter()
     records: list[GameRecord] = []
     chunks = _chunks(game_name, tuple(bot_names), options, seed, games, engine.parallelism)
-    for chunk_records in run_chunks(_play_chunk, chunks, engine):
+    for chunk_records in run_chunks(play_chunk, chunks, engine):
         records.extend(chunk_records)
         if progress is not None:
             progress(len(records))
@@ -391,7 +393,7 @@ def simulate(
     )
 
 
-def _with_player_count(game_name: str, options: dict[str, Any], bots: int) -> dict[str, Any]:
+def with_player_count(game_name: str, options: dict[str, Any], bots: int) -> dict[str, Any]:
     config_fields = {f.name for f in dataclasses.fields(game_class(game_name).config_type)}
     if "players" in config_fields and "players" not in options:
         options["players"] = bots
@@ -400,11 +402,11 @@ def _with_player_count(game_name: str, options: dict[str, Any], bots: int) -> di
 
 def _chunks(
     game_name: str, bot_names: tuple[str, ...], config: dict[str, Any], seed: int, games: int, workers: int
-) -> list[_Chunk]:
+) -> list[Chunk]:
     # Several chunks per worker keep the workers busy to the end and the progress bar moving.
     size = max(1, min(100, math.ceil(games / (workers * 8))))
     return [
-        _Chunk(game_name, bot_names, config, seed, start, min(games, start + size)) for start in range(0, games, size)
+        Chunk(game_name, bot_names, config, seed, start, min(games, start + size)) for start in range(0, games, size)
     ]
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from dicepoker.core.errors import DicePokerError
 from dicepoker.core.types import JSON
@@ -31,7 +32,7 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except DicePokerError as exc:
-        error_console.print(f"[bold red]error:[/] {exc}")
+        error_console.print(f"[bold red]error:[/] {escape(str(exc))}")  # "[research]" is text, not markup
         raise typer.Exit(USAGE_ERROR) from None
     except OSError as exc:
         error_console.print(f"[bold red]error:[/] {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
