@@ -39,7 +39,7 @@ from dicepoker.arena.simulate import (
 from dicepoker.bots.registry import bot_names
 from dicepoker.core.errors import ConfigError
 from dicepoker.core.types import JSON
-from dicepoker.games.registry import create
+from dicepoker.games.registry import create, game_class
 
 INSTALL_OPENSKILL = "the ladder rates bots with OpenSkill: pip install 'dicepoker[research]'"
 
@@ -149,6 +149,7 @@ def ladder(
     two bots, or a missing OpenSkill.
     """
     model = _openskill_model()
+    game_class(game_name)  # an unknown game is named as such, before its bots are looked up
     names = list(bots) if bots else bot_names(game_name)
     if len(names) < 2:
         raise ConfigError("a ladder needs at least two bots, e.g. --bots random,greedy")
