@@ -64,12 +64,12 @@ def write_shipped(tables: list[Path], folder: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from dicepoker.dice.table_cache import shipped_folder
+    from dicepoker.dice.table_cache import PACKAGE_TABLES
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--to", type=Path, default=None, help="folder to write (default: the package's own)")
     args = parser.parse_args(argv)
-    folder = args.to or shipped_folder() or parser.error("DICEPOKER_SHIPPED_TABLES is empty: give --to FOLDER")
+    folder: Path = args.to or PACKAGE_TABLES
     with tempfile.TemporaryDirectory(prefix="dicepoker-tables-") as cache:
         tables = build_into(Path(cache))
         write_shipped(tables, folder)

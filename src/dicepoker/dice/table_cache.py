@@ -45,6 +45,8 @@ import dicepoker
 
 CACHE_ENV = "DICEPOKER_CACHE_DIR"
 SHIPPED_ENV = "DICEPOKER_SHIPPED_TABLES"
+PACKAGE_TABLES = Path(__file__).resolve().parent / "shipped"
+"""The tables shipped with the package (package data)."""
 Arrays = dict[str, npt.NDArray[np.generic]]
 
 BUILDS: Counter[str] = Counter()
@@ -66,7 +68,7 @@ def shipped_folder() -> Path | None:
     override = os.environ.get(SHIPPED_ENV)
     if override is not None:
         return Path(override) if override else None
-    return Path(__file__).resolve().parent / "shipped"
+    return PACKAGE_TABLES
 
 
 def source_version(modules: Iterable[ModuleType]) -> str:
