@@ -51,7 +51,8 @@ _MAIN = "import sys; from dicepoker.cli import main; sys.argv[0] = 'dicepoker'; 
 
 def _bots() -> list[tuple[str, str]]:
     """Every (game, bot) of the registry, read in a child so that this process imports nothing of dicepoker."""
-    code = "import json; from dicepoker.bots.registry import _BOTS; print(json.dumps([[g, b] for g in _BOTS for b in _BOTS[g]]))"
+    code = "import json; "
+    code += "from dicepoker.bots.registry import _BOTS as B; print(json.dumps([[g, b] for g in B for b in B[g]]))"
     out = subprocess.run([sys.executable, "-c", code], env=_environment(), capture_output=True, text=True, check=True)
     return [(game, bot) for game, bot in json.loads(out.stdout)]
 

@@ -60,7 +60,7 @@ def write_shipped(tables: list[Path], folder: Path) -> None:
     for table in tables:
         with np.load(table, allow_pickle=False) as data:
             arrays = {key: data[key] for key in data.files}
-        np.savez_compressed(folder / table.name, **arrays)  # type: ignore[arg-type]
+        np.savez_compressed(folder / table.name, **arrays)
 
 
 def main(argv: list[str] | None = None) -> None:
