@@ -25,7 +25,6 @@ RANK = {
     "tui": 7,
     "client": 7,
     "web": 7,
-    "client": 7,
     "cli": 8,
 }
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p.parent != PACKAGE)
