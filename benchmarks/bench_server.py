@@ -105,6 +105,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     measuring: bool = False
     stopping: bool = False
+    ready: int = 0
+    """Tables whose first game has both seats connected."""
 
 
 @dataclass
@@ -175,12 +177,15 @@ async def _table_worker(url: str, http: Any, game: str, stats: Stats, pace: Pace
 
     rng = random.Random(seed)
     ws_base = url.replace("http", "ws", 1)
+    first = True
     while not stats.stopping:
         table, tokens = await _new_table(http, game)
         async with (
             connect(f"{ws_base}/api/tables/{table}/ws?token={tokens[0]}", compression=None) as ws0,
             connect(f"{ws_base}/api/tables/{table}/ws?token={tokens[1]}", compression=None) as ws1,
         ):
+            stats.ready += first
+            first = False
             await asyncio.gather(_seat(ws0, stats, pace, rng), _seat(ws1, stats, pace, rng))
 
 
@@ -214,7 +219,11 @@ async def _load(url: str, tables: int, period: float | None, seconds: float, rec
         ]
         if reconnects:
             workers.append(asyncio.create_task(_reconnects(url, http, stats, catch_up)))
-        await asyncio.sleep(min(30.0, 2.0 + tables / 100))  # tables created, connections open, warm
+        setup = time.perf_counter()
+        while stats.ready < tables and time.perf_counter() - setup < 120:
+            await asyncio.sleep(0.1)  # every table created, joined and connected
+        setup = time.perf_counter() - setup
+        await asyncio.sleep(2.0)  # warm
         stats.measuring = True
         started = time.perf_counter()
         await asyncio.sleep(seconds)
@@ -227,6 +236,7 @@ async def _load(url: str, tables: int, period: float | None, seconds: float, rec
         "latencies": stats.latencies,
         "errors": stats.errors,
         "catch_up": catch_up,
+        "setup": setup,
     }
 
 
@@ -263,12 +273,17 @@ async def _timeouts(url: str, tables: int, seconds: float) -> dict[str, Any]:
     from websockets.asyncio.client import connect
 
     lateness: list[float] = []
-    stopping = False
+    stopping = measuring = False
+    ready = 0
 
     async def watch(http: httpx.AsyncClient) -> None:
+        nonlocal ready
+        first = True
         while not stopping:
             table, tokens = await _new_table(http, "scorecard", clock=1.0)
             async with connect(f"{url.replace('http', 'ws', 1)}/api/tables/{table}/ws?token={tokens[0]}") as ws:
+                ready += first
+                first = False
                 deadlines: dict[int, float] = {}
                 while not stopping:
                     try:
@@ -279,7 +294,7 @@ async def _timeouts(url: str, tables: int, seconds: float) -> dict[str, Any]:
                         continue
                     received = time.time()
                     last, clock = frame.get("last") or {}, frame.get("clock")
-                    if last.get("action") == "timeout" and deadlines:
+                    if last.get("action") == "timeout" and deadlines and measuring:
                         lateness.append(received - deadlines[max(deadlines)])
                         deadlines.clear()
                     if clock:
@@ -289,6 +304,11 @@ async def _timeouts(url: str, tables: int, seconds: float) -> dict[str, Any]:
 
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         tasks = [asyncio.create_task(watch(http)) for _ in range(tables)]
+        setup = time.perf_counter()
+        while ready < tables and time.perf_counter() - setup < 60:
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1.5)  # every table's first clock running
+        measuring = True
         await asyncio.sleep(seconds)
         stopping = True
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -347,14 +367,17 @@ def run(quick: bool = False, profile: Path | None = None) -> None:
                 spy.wait()
             rows.append(_row(f"serve saturated, {saturated_tables} tables", sat, "actions/s", ref["rate"]))
             reconnect: dict[str, Any] = {}
+            setups: list[str] = []
             for tables in paced:
                 result = pool.submit(_run_load, "load", url, tables, 1.0, seconds, tables == paced[0]).result()
                 rows.append(_row(f"serve human pace, {tables} tables", result, "actions/s"))
+                setups.append(f"{tables} tables set up (created, joined, connected) in {result['setup']:.1f} s")
                 reconnect = reconnect or result
             timeouts = pool.submit(_run_load, "timeouts", url, 20 if quick else 100, seconds).result()
             rows.append(_row(f"timeouts, {20 if quick else 100} idle tables, 1 s clock", timeouts, "timeouts/s"))
             catch_up = {"rate": len(reconnect["catch_up"]) / seconds, "latencies": reconnect["catch_up"], "errors": 0}
-            rows.append(_row("reconnect catch-up (250-table phase)", catch_up, "per s"))
+            rows.append(_row(f"reconnect catch-up ({paced[0]}-table phase)", catch_up, "per s"))
+            rows.extend(setups)
         finally:
             _stop(server)
             shutil.rmtree(folder, ignore_errors=True)
