@@ -22,7 +22,10 @@ def test_tables_and_the_command_that_reproduces_them(tmp_path: Path) -> None:
     result = runner.invoke(app, ["ladder", "peekpoker", "--games", "3", "--seed", "2", "--plot", str(plot)])
     assert result.exit_code == 0, result.output
     assert "OpenSkill ratings" in result.stdout and "Head to head" in result.stdout
-    assert "reproduce: dicepoker ladder peekpoker --bots random,equity,expert,station,maniac,tight,lag --games 3 --seed 2" in result.stdout
+    assert (
+        "reproduce: dicepoker ladder peekpoker --bots random,equity,expert,station,maniac,tight,lag --games 3 --seed 2"
+        in result.stdout
+    )
     assert plot.read_bytes().startswith(b"\x89PNG")
 
 
