@@ -90,7 +90,7 @@ async def _play_one(server: ServerClient, url: str, game: str, rng: random.Rando
     connection = TableConnection(url, created.table, seated.token, reconnect_timeout=90)
     try:
         await connection.open()
-        final = await play_seat(connection, random_chooser(rng))
+        final = await play_seat(connection, random_chooser(rng), act_timeout=120)
         assert final.finished, f"{game} table {created.table} did not finish"
     finally:
         played.acks = list(connection.acks)
