@@ -18,13 +18,17 @@ from dicepoker.cli.common import (
     MAX_WORKERS,
     PLAY_NOTES,
     ForceOption,
+    NameOption,
     ResumeOption,
     SaveOption,
+    ServerOption,
+    TableOption,
     check_clock,
     console,
     error_console,
     percent,
     play_game,
+    play_online_if_asked,
     print_json,
     print_odds,
     user_errors,
@@ -56,13 +60,9 @@ def play_scorecard(
     force: ForceOption = False,
     resume: ResumeOption = None,
     players: Annotated[int, typer.Option(help="Number of seats, 1 to 6; you are Player 1.")] = 2,
-    server: Annotated[
-        str | None, typer.Option(help="Play at a dicepoker server (http://host:port) instead of locally.")
-    ] = None,
-    table: Annotated[
-        str | None, typer.Option(help="With --server: the table to join (default: the server's play-now table).")
-    ] = None,
-    name: Annotated[str | None, typer.Option(help="With --server: your name at the table.")] = None,
+    server: ServerOption = None,
+    table: TableOption = None,
+    name: NameOption = None,
 ) -> None:
     """Play the scorecard game in the terminal against a bot, or hot-seat with --vs human, or at a server.
 
@@ -71,12 +71,10 @@ def play_scorecard(
     """
 
     def start() -> int:
-        if server is not None:
-            from dicepoker.cli.online import play_online  # lazy: the network client is not needed for --help
-
-            return play_online("scorecard", server=server, table=table, name=name)
-        if table is not None or name is not None:
-            raise ConfigError("--table and --name are for playing at a server: give --server URL too")
+        local = {"seed": seed, "clock": clock, "save": save, "resume": resume}
+        online = play_online_if_asked("scorecard", server, table, name, local)
+        if online is not None:
+            return online
         from dicepoker.tui.scorecard import play
 
         return play(players=players, opponent=vs, seed=seed, clock=clock, save=save, force=force, resume=resume)
