@@ -117,6 +117,22 @@ def test_a_whole_holdem_game_with_tiny_stacks(server: ServerProcess) -> None:
     finished_log_checks(server, table_id)
 
 
+def test_play_now_waits_for_the_bots_the_server_seats_then_names_them(server: ServerProcess) -> None:
+    """Without --table: the server's play-now table of the game; its other seats get bots after the wait."""
+    child = spawn("play", "holdem", "--server", server.url, "--name", "ann")
+    child.expect(r"Table (\w+) on .*: you are seat (\d)")
+    table_id = child.match.group(1)
+    child.expect("Waiting for the other players")
+    child.expect(r"Players: (You, [A-Z]\w+ bot|[A-Z]\w+ bot, You)\. Stacks 1000, ante 10\.")
+    child.expect(r"Legal: ")
+    child.expect(r"You > $")
+    child.sendline("quit")
+    child.expect("You left the game.")
+    leave(child)
+    seats = httpx.get(f"{server.url}/api/tables/{table_id}").json()["seats"]
+    assert sorted(seat["kind"] for seat in seats) == ["bot", "human"]
+
+
 def test_peekpoker_online_a_decision_then_leave(server: ServerProcess) -> None:
     table_id = new_table(server, "peekpoker", ["open", "bot:random"], stack=30)
     child = spawn("play", "peekpoker", "--server", server.url, "--table", table_id, "--name", "ann")

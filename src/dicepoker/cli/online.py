@@ -91,6 +91,11 @@ class RemoteTable:
         return self._frame.version
 
     @property
+    def status(self) -> str:
+        """The table's life: ``waiting`` for seats, ``playing``, ``finished``."""
+        return str(self._frame.status)
+
+    @property
     def to_act(self) -> tuple[Seat, ...]:
         return self._frame.to_act
 
@@ -136,6 +141,11 @@ class RemoteTable:
                 changes.extend(_changes(max(previous.version, version), before, frame, after))
         del self._seen[:-1]  # told: only the newest frame is needed from now on
         return changes
+
+    def wait_until_started(self) -> None:
+        """Wait while the table waits for its other seats (a play-now table fills them with bots after a while)."""
+        while self._frame.status == "waiting":
+            self._receive(WAIT_SLICE)  # one frame at a time: later ones (a bot's first move) are told by the loop
 
     def close(self) -> None:
         try:
@@ -242,6 +252,11 @@ def play_online(
     remote, summary = connect(server, game, table, name)
     me = remote.seat
     assert me is not None
+    console.print(f"Table {summary['id']} on {server}: you are seat {me + 1}.", markup=False)
+    if remote.status == "waiting":
+        console.print("Waiting for the other players (a play-now table seats bots after a while)…", markup=False)
+        remote.wait_until_started()
+        summary = remote.client.summary(str(summary["id"]))  # who sat down
     seats = summary.get("seats")
     infos = (
         sorted((s for s in seats if isinstance(s, dict)), key=lambda s: int(s["seat"]))
@@ -254,7 +269,6 @@ def play_online(
         for seat, (info, kind, label) in enumerate(zip(infos, kinds, _bot_names(kinds), strict=True))
     ]
     bots = {seat for seat, kind in enumerate(kinds) if kind is not None}
-    console.print(f"Table {summary['id']} on {server}: you are seat {me + 1}.", markup=False)
     screen = _screen(remote, names, bots, console, reader)
     loop = PlayLoop(remote, screen, humans=[me], console=console, reader=reader)
     status = loop.run()
