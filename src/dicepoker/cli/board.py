@@ -17,14 +17,18 @@ from dicepoker.cli.common import (
     AddressOption,
     EngineOption,
     ForceOption,
+    NameOption,
     ResumeOption,
     SaveOption,
+    ServerOption,
+    TableOption,
     WorkersOption,
     check_clock,
     console,
     make_engine,
     percent,
     play_game,
+    play_online_if_asked,
     print_json,
     print_odds,
     user_errors,
@@ -61,8 +65,14 @@ def _play(
     seed: int | None,
     board: Path | None,
     options: dict[str, Any],
+    online: tuple[str | None, str | None, str | None],
 ) -> None:
     def start() -> int:
+        local: dict[str, object] = {"teams": teams, "players": players, "seed": seed, "board": board}
+        local.update((key, options[key]) for key in ("clock", "save", "resume"))
+        status = play_online_if_asked(name, *online, local)
+        if status is not None:
+            return status
         from dicepoker.games.board.rules import game_for
         from dicepoker.tui.board import play
 
@@ -107,9 +117,17 @@ def play_zepherin(
     save: SaveOption = None,
     force: ForceOption = False,
     resume: ResumeOption = None,
+    server: ServerOption = None,
+    table: TableOption = None,
+    name: NameOption = None,
 ) -> None:
-    """Play the Zepherin board game (seed 000). Example: dicepoker play zepherin --vs expert --seed 7"""
-    _play("zepherin", vs, teams, players, seed, board, {"clock": clock, "save": save, "force": force, "resume": resume})
+    """Play the Zepherin board game (seed 000), or at a server with --server.
+
+    Example: dicepoker play zepherin --vs expert --seed 7
+    Online:  dicepoker play zepherin --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
+    """
+    options = {"clock": clock, "save": save, "force": force, "resume": resume}
+    _play("zepherin", vs, teams, players, seed, board, options, (server, table, name))
 
 
 @play_app.command("classic-board", epilog=PLAY_NOTES)
@@ -123,13 +141,17 @@ def play_classic(
     save: SaveOption = None,
     force: ForceOption = False,
     resume: ResumeOption = None,
+    server: ServerOption = None,
+    table: TableOption = None,
+    name: NameOption = None,
 ) -> None:
-    """Play the classic board game (seed 001).
+    """Play the classic board game (seed 001), or at a server with --server.
 
     Example: dicepoker play classic-board --players 3 --vs greedy
+    Online:  dicepoker play classic-board --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
     options = {"clock": clock, "save": save, "force": force, "resume": resume}
-    _play("classic-board", vs, teams, players, seed, board, options)
+    _play("classic-board", vs, teams, players, seed, board, options, (server, table, name))
 
 
 def _hand(name: str, dice: list[str], board: Path | None, as_json: bool) -> None:

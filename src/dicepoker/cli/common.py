@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -226,6 +226,38 @@ ResumeOption = Annotated[
     typer.Option("--resume", help="Continue the game saved in this file (and keep writing to it unless --save)."),
 ]
 INTERRUPTED = 130
+
+ServerOption = Annotated[
+    str | None, typer.Option(help="Play at a dicepoker server (http://host:port) instead of locally.")
+]
+TableOption = Annotated[
+    str | None, typer.Option(help="With --server: the table to join (default: the server's play-now table).")
+]
+NameOption = Annotated[str | None, typer.Option(help="With --server: your name at the table.")]
+
+
+def play_online_if_asked(
+    game: str, server: str | None, table: str | None, name: str | None, local: Mapping[str, object]
+) -> int | None:
+    """With ``--server``: play ``game`` at that server and return the exit status; without: ``None`` (play here).
+
+    ``local`` holds the options of local play that were given (not ``None``): the server rolls the dice, keeps
+    the log and sets the clock, so they are refused with ``--server`` rather than silently ignored; and
+    ``--table``/``--name`` without ``--server`` are refused too.
+    """
+    if server is None:
+        if table is not None or name is not None:
+            raise ConfigError("--table and --name are for playing at a server: give --server URL too")
+        return None
+    given = [f"--{option}" for option, value in local.items() if value is not None]
+    if given:
+        raise ConfigError(
+            f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for local play: at a server the table's "
+            "options, dice, clock and log are the server's"
+        )
+    from dicepoker.cli.online import play_online  # lazy: the network client is not needed for --help
+
+    return play_online(game, server=server, table=table, name=name)
 
 
 def play_game(start: Callable[[], int], *, seed: int | None = None, resume: Path | None = None) -> NoReturn:

@@ -15,13 +15,17 @@ from dicepoker.cli.common import (
     AddressOption,
     EngineOption,
     ForceOption,
+    NameOption,
     ResumeOption,
     SaveOption,
+    ServerOption,
+    TableOption,
     WorkersOption,
     check_clock,
     console,
     percent,
     play_game,
+    play_online_if_asked,
     print_duel,
     print_json,
     print_odds,
@@ -182,13 +186,22 @@ def play(
     save: SaveOption = None,
     force: ForceOption = False,
     resume: ResumeOption = None,
+    server: ServerOption = None,
+    table: TableOption = None,
+    name: NameOption = None,
 ) -> None:
-    """Play Dice Hold'em in the terminal against bots, or hot-seat with --vs human (saved as a hand history).
+    """Play Dice Hold'em in the terminal against bots, or hot-seat with --vs human (saved as a hand history),
+    or at a server.
 
     Example: dicepoker play holdem --players 3 --vs expert --stack 200 --seed 7 --clock 60 --save game.phh
+    Online:  dicepoker play holdem --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
 
     def start() -> int:
+        local = {"seed": seed, "clock": clock, "save": save, "resume": resume}
+        online = play_online_if_asked("holdem", server, table, name, local)
+        if online is not None:
+            return online
         from dicepoker.tui.holdem import play as play_holdem
 
         return play_holdem(

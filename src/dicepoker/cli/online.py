@@ -7,7 +7,7 @@ into the views, legal actions, clock and changes the loop asks for, and sends th
 
 It lives here, in the command layer, because it joins two packages of the same rank (``tui`` and
 ``client``), which may not import each other. A game plays online once its views can be rebuilt from their
-JSON (:data:`VIEW_DECODERS`); so far that is the scorecard game.
+JSON (:data:`VIEW_DECODERS`): every game's view has ``from_json``, the exact inverse of its ``to_json``.
 """
 
 from __future__ import annotations
@@ -23,31 +23,24 @@ from dicepoker.client import ActionRejected, ConnectionLost, StateFrame, SyncCli
 from dicepoker.core.errors import ConfigError, IllegalAction
 from dicepoker.core.game import Game
 from dicepoker.core.types import JSON, Result, Seat, View
+from dicepoker.games.board.view import BoardView
+from dicepoker.games.holdem.view import HoldemView
+from dicepoker.games.peekpoker.view import PeekPokerView
 from dicepoker.games.registry import create
+from dicepoker.games.scorecard import ScorecardView
 from dicepoker.tui.table import Change
 
 WAIT_SLICE = 1.0
 
 
-def _scorecard_view(data: Mapping[str, Any]) -> View:
-    from dicepoker.games.scorecard import ScorecardView
-
-    cards = tuple(tuple(None if box is None else int(box) for box in card) for card in data["cards"])
-    return ScorecardView(
-        seat=data["seat"],
-        players=int(data["players"]),
-        cards=cards,
-        to_play=int(data["to_play"]),
-        dice=tuple(int(d) for d in data["dice"]),
-        rolls_used=int(data["rolls_used"]),
-        rolling=bool(data["rolling"]),
-        over=bool(data["over"]),
-        resigned=frozenset(int(s) for s in data["resigned"]),
-    )
-
-
-VIEW_DECODERS: dict[str, Callable[[Mapping[str, Any]], View]] = {"scorecard": _scorecard_view}
-"""A game's view rebuilt from the ``view`` of a state frame (``view.to_json()``)."""
+VIEW_DECODERS: dict[str, Callable[[Mapping[str, Any]], View]] = {
+    "scorecard": ScorecardView.from_json,
+    "holdem": HoldemView.from_json,
+    "peekpoker": PeekPokerView.from_json,
+    "zepherin": BoardView.from_json,
+    "classic-board": BoardView.from_json,
+}
+"""A game's view rebuilt from the ``view`` of a state frame (``view.to_json()``): each view's exact inverse."""
 
 
 class RemoteTable:
@@ -58,7 +51,7 @@ class RemoteTable:
         self.name = str(summary["game"])
         config = summary.get("config")
         self._game = create(self.name, **(config if isinstance(config, dict) else {}))
-        self._decode = VIEW_DECODERS[self.name]
+        self._decoder = VIEW_DECODERS[self.name]
         first = connection.state
         assert first is not None, "a table connection starts with a state frame"
         # Every state frame, in order (the connection itself keeps only the newest): each one is a change
@@ -96,6 +89,11 @@ class RemoteTable:
     @property
     def version(self) -> int:
         return self._frame.version
+
+    @property
+    def status(self) -> str:
+        """The table's life: ``waiting`` for seats, ``playing``, ``finished``."""
+        return str(self._frame.status)
 
     @property
     def to_act(self) -> tuple[Seat, ...]:
@@ -144,6 +142,11 @@ class RemoteTable:
         del self._seen[:-1]  # told: only the newest frame is needed from now on
         return changes
 
+    def wait_until_started(self) -> None:
+        """Wait while the table waits for its other seats (a play-now table fills them with bots after a while)."""
+        while self._frame.status == "waiting":
+            self._receive(WAIT_SLICE)  # one frame at a time: later ones (a bot's first move) are told by the loop
+
     def close(self) -> None:
         try:
             self.connection.close()
@@ -151,6 +154,12 @@ class RemoteTable:
             self.client.close()
 
     # -- frames -------------------------------------------------------------------------------------
+    def _decode(self, data: Mapping[str, Any]) -> View:
+        try:
+            return self._decoder(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a server of another version
+            raise ConfigError(f"the server sent a {self.name} view this client cannot read ({exc!r})") from None
+
     def _receive(self, timeout: float | None) -> None:
         """Take the next frame, waiting up to ``timeout`` seconds for it (none came: nothing changes)."""
         try:
@@ -236,36 +245,67 @@ def play_online(
     from rich.console import Console
 
     from dicepoker.tui.common import LineReader
-    from dicepoker.tui.loop import Names, PlayLoop
-    from dicepoker.tui.scorecard import LazyStrategy, ScorecardScreen
+    from dicepoker.tui.loop import PlayLoop
 
     console = console or Console(highlight=False, soft_wrap=True)
     reader = reader or LineReader()
     remote, summary = connect(server, game, table, name)
     me = remote.seat
     assert me is not None
-    seats = summary.get("seats")
-    infos = [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
-    names, bots = [], set()
-    for info in infos:
-        seat = int(info["seat"])
-        if seat == me:
-            names.append("You")
-        elif info.get("kind") == "bot":
-            names.append(f"{str(info.get('bot') or 'a').capitalize()} bot")
-            bots.add(seat)
-        else:
-            names.append(str(info.get("name") or f"Player {seat + 1}"))
     console.print(f"Table {summary['id']} on {server}: you are seat {me + 1}.", markup=False)
-    screen = ScorecardScreen(
-        remote,
-        Names(names),
-        console,
-        strategy=LazyStrategy(console),
-        bots=bots,
-        confirm_zero=reader.interactive,
+    if remote.status == "waiting":
+        console.print("Waiting for the other players (a play-now table seats bots after a while)…", markup=False)
+        remote.wait_until_started()
+        summary = remote.client.summary(str(summary["id"]))  # who sat down
+    seats = summary.get("seats")
+    infos = (
+        sorted((s for s in seats if isinstance(s, dict)), key=lambda s: int(s["seat"]))
+        if isinstance(seats, list)
+        else []
     )
+    kinds = [str(info.get("bot") or "a") if info.get("kind") == "bot" else None for info in infos]
+    names = [
+        "You" if seat == me else label if kind is not None else str(info.get("name") or f"Player {seat + 1}")
+        for seat, (info, kind, label) in enumerate(zip(infos, kinds, _bot_names(kinds), strict=True))
+    ]
+    bots = {seat for seat, kind in enumerate(kinds) if kind is not None}
+    screen = _screen(remote, names, bots, console, reader)
     loop = PlayLoop(remote, screen, humans=[me], console=console, reader=reader)
     status = loop.run()
     console.print(f"The game's log: {server.rstrip('/')}/api/tables/{summary['id']}/log", markup=False)
     return status
+
+
+def _bot_names(kinds: list[str | None]) -> list[str]:
+    """Bots named as at local play ("Expert bot", numbered by seat when several of a kind sit at the table)."""
+    from dicepoker.tui.loop import seat_names
+
+    return seat_names(kinds)
+
+
+def _screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
+    """The game's own screen, as local play builds it, over the remote table."""
+    from dicepoker.tui.loop import Names
+
+    if remote.name == "scorecard":
+        from dicepoker.tui.scorecard import LazyStrategy, ScorecardScreen
+
+        strategy = LazyStrategy(console)
+        return ScorecardScreen(
+            remote, Names(names), console, strategy=strategy, bots=bots, confirm_zero=reader.interactive
+        )
+    if remote.name == "holdem":
+        from dicepoker.tui.holdem import HoldemScreen
+
+        return HoldemScreen(remote, Names(names), console)
+    if remote.name == "peekpoker":
+        from dicepoker.tui.peekpoker import PeekPokerScreen
+
+        return PeekPokerScreen(remote, Names(names), console)
+    from dicepoker.games.board.rules import BoardGame
+    from dicepoker.tui.board import TEAM_NAMES, BoardScreen
+
+    board = remote.game
+    assert isinstance(board, BoardGame)
+    labels = [f"{name} ({TEAM_NAMES[board.rules.team_of(seat)]})" for seat, name in enumerate(names)]
+    return BoardScreen(remote, Names(names, labels), console)

@@ -13,13 +13,17 @@ from dicepoker.cli.common import (
     AddressOption,
     EngineOption,
     ForceOption,
+    NameOption,
     ResumeOption,
     SaveOption,
+    ServerOption,
+    TableOption,
     WorkersOption,
     check_clock,
     console,
     percent,
     play_game,
+    play_online_if_asked,
     print_duel,
     print_json,
     print_odds,
@@ -153,13 +157,21 @@ def play(
     save: SaveOption = None,
     force: ForceOption = False,
     resume: ResumeOption = None,
+    server: ServerOption = None,
+    table: TableOption = None,
+    name: NameOption = None,
 ) -> None:
-    """Play PeekPoker Hold'em: Crazy Aces in the terminal against bots, or hot-seat with --vs human.
+    """Play PeekPoker Hold'em: Crazy Aces in the terminal against bots, or hot-seat with --vs human, or at a server.
 
     Example: dicepoker play peekpoker --players 3 --vs expert,equity --option blinds --seed 7 --save game.phh
+    Online:  dicepoker play peekpoker --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
 
     def start() -> int:
+        local = {"seed": seed, "clock": clock, "save": save, "resume": resume, "stack": stack, "option": option}
+        online = play_online_if_asked("peekpoker", server, table, name, local)
+        if online is not None:
+            return online
         from dicepoker.tui.peekpoker import play as play_peekpoker
 
         return play_peekpoker(

@@ -18,8 +18,11 @@ from dicepoker.cli.common import (
     AddressOption,
     EngineOption,
     ForceOption,
+    NameOption,
     ResumeOption,
     SaveOption,
+    ServerOption,
+    TableOption,
     WorkersOption,
     check_clock,
     console,
@@ -27,6 +30,7 @@ from dicepoker.cli.common import (
     make_engine,
     percent,
     play_game,
+    play_online_if_asked,
     print_json,
     print_odds,
     user_errors,
@@ -59,13 +63,9 @@ def play_scorecard(
     force: ForceOption = False,
     resume: ResumeOption = None,
     players: Annotated[int, typer.Option(help="Number of seats, 1 to 6; you are Player 1.")] = 2,
-    server: Annotated[
-        str | None, typer.Option(help="Play at a dicepoker server (http://host:port) instead of locally.")
-    ] = None,
-    table: Annotated[
-        str | None, typer.Option(help="With --server: the table to join (default: the server's play-now table).")
-    ] = None,
-    name: Annotated[str | None, typer.Option(help="With --server: your name at the table.")] = None,
+    server: ServerOption = None,
+    table: TableOption = None,
+    name: NameOption = None,
 ) -> None:
     """Play the scorecard game in the terminal against a bot, or hot-seat with --vs human, or at a server.
 
@@ -74,12 +74,10 @@ def play_scorecard(
     """
 
     def start() -> int:
-        if server is not None:
-            from dicepoker.cli.online import play_online  # lazy: the network client is not needed for --help
-
-            return play_online("scorecard", server=server, table=table, name=name)
-        if table is not None or name is not None:
-            raise ConfigError("--table and --name are for playing at a server: give --server URL too")
+        local = {"seed": seed, "clock": clock, "save": save, "resume": resume}
+        online = play_online_if_asked("scorecard", server, table, name, local)
+        if online is not None:
+            return online
         from dicepoker.tui.scorecard import play
 
         return play(players=players, opponent=vs, seed=seed, clock=clock, save=save, force=force, resume=resume)

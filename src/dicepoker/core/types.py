@@ -98,6 +98,13 @@ class View:
     def to_json(self) -> dict[str, JSON]:
         raise NotImplementedError
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> View:
+        """The view that :meth:`to_json` wrote: its exact inverse (a client rebuilds the views a server sends).
+
+        Raises ``KeyError``, ``TypeError`` or ``ValueError`` for data that no view wrote."""
+        raise NotImplementedError
+
 
 def jsonable(value: Any) -> JSON:
     """Turn tuples, frozensets, enums and nested dataclass fields into plain JSON values."""

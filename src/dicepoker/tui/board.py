@@ -111,7 +111,7 @@ class BoardScreen(Screen):
         return view
 
     def intro(self) -> None:
-        self.console.print(f"[bold]{self.table.game.title}[/] — seed {self.table.seed}. Type 'help' for commands.")
+        self.console.print(f"[bold]{self.table.game.title}[/] — {self.dice_source()}. Type 'help' for commands.")
         self.console.print(f"Players: {', '.join(self.names.labels)}.", markup=False)
         clock = getattr(self.table, "clock", None)
         if clock is not None:

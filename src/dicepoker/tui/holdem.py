@@ -128,7 +128,7 @@ class HoldemScreen(Screen):
 
     def intro(self) -> None:
         config = self.table.game.config
-        self.console.print(f"[bold]{self.table.game.title}[/] — seed {self.table.seed}.")
+        self.console.print(f"[bold]{self.table.game.title}[/] — {self.dice_source()}.")
         players = ", ".join(self.names.labels)
         self.console.print(
             f"Players: {players}. Stacks {config.stack}, ante {config.ante}. Type help for the commands.", markup=False

@@ -113,6 +113,11 @@ class Screen:
     def intro(self) -> None:
         """What the game is, who plays, the seed, the clock."""
 
+    def dice_source(self) -> str:
+        """Where the dice come from, for the introduction: the seed that replays them, or a server's fair dice."""
+        seed = self.table.seed
+        return f"seed {seed}" if seed is not None else "the server rolls (dicepoker verify checks its dice)"
+
     def situation(self, seat: Seat) -> None:
         """What ``seat`` needs to see before deciding."""
 

@@ -95,7 +95,7 @@ class PeekPokerScreen(Screen):
         config = self.table.game.config
         chosen = [word for word, field in OPTIONS.items() if getattr(config, field) != (field == "ace_rerolls")]
         options = ", ".join(chosen) if chosen else "none"
-        self.console.print(f"[bold]{self.table.game.title}[/] — seed {self.table.seed}.")
+        self.console.print(f"[bold]{self.table.game.title}[/] — {self.dice_source()}.")
         self.console.print(
             f"Players: {', '.join(self.names.labels)}. Stacks {config.stack}; options: {options}. Type help.",
             markup=False,

@@ -77,6 +77,36 @@ class HoldemView(View):
             "over": self.over,
         }
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> HoldemView:
+        """The view :meth:`to_json` wrote (a client rebuilds the views a server sends)."""
+        showdown = data["last_showdown"]
+        return cls(
+            seat=None if data["seat"] is None else int(data["seat"]),
+            players=int(data["players"]),
+            phase=Phase(data["phase"]),
+            hand=int(data["hand"]),
+            dealer=int(data["dealer"]),
+            street=None if data["street"] is None else str(data["street"]),
+            stacks=_ints(data["stacks"]),
+            bets=_ints(data["bets"]),
+            pots=tuple((int(pot["amount"]), _ints(pot["eligible"])) for pot in data["pots"]),
+            in_hand=tuple(bool(b) for b in data["in_hand"]),
+            pocket=dice_from_json(data["pocket"]),
+            pocket_counts=_ints(data["pocket_counts"]),
+            board=dice_from_json(data["board"]),
+            to_act=_ints(data["to_act"]),
+            rolling=bool(data["rolling"]),
+            raise_count=int(data["raise_count"]),
+            last_showdown=None if showdown is None else showdown_from_json(showdown),
+            resigned=frozenset(_ints(data["resigned"])),
+            over=bool(data["over"]),
+        )
+
+
+def _ints(values: Sequence[JSON]) -> tuple[int, ...]:
+    return tuple(int(v) for v in values)
+
 
 def dice_json(dice: Sequence[SuitedDie]) -> list[str]:
     return [f"{face}{suit.letter}" for face, suit in dice]

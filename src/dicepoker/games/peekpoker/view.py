@@ -7,7 +7,7 @@ and a pending ace choice never appears, only the fact that the seat has decided.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dicepoker.core.types import JSON, Seat, View
@@ -103,3 +103,36 @@ class PeekPokerView(View):
             "previous": None if self.previous is None else self.previous.to_json(),
             "over": self.over,
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> PeekPokerView:
+        """The view :meth:`to_json` wrote (a client rebuilds the views a server sends)."""
+        previous = data["previous"]
+        return cls(
+            seat=_seat(data["seat"]),
+            players=int(data["players"]),
+            phase=str(data["phase"]),
+            hand_number=int(data["hand_number"]),
+            dealer=_seat(data["dealer"]),
+            chips=_ints(data["chips"]),
+            bets=_ints(data["bets"]),
+            pot=int(data["pot"]),
+            in_hand=tuple(bool(b) for b in data["in_hand"]),
+            betting_round=None if data["betting_round"] is None else int(data["betting_round"]),
+            to_act=_ints(data["to_act"]),
+            dice=tuple(None if d is None else parse_dice(d) for d in data["dice"]),
+            community=parse_dice(data["community"]),
+            rerolling=tuple((int(seat), int(count)) for seat, count in data["rerolling"]),
+            forced_bet_due=bool(data["forced_bet_due"]),
+            resigned=frozenset(_ints(data["resigned"])),
+            previous=None if previous is None else PreviousHand.from_json(previous),
+            over=bool(data["over"]),
+        )
+
+
+def _seat(value: JSON) -> Seat | None:
+    return None if value is None else int(value)
+
+
+def _ints(values: Sequence[JSON]) -> tuple[int, ...]:
+    return tuple(int(v) for v in values)

@@ -327,6 +327,21 @@ class ScorecardView(View):
             "resigned": sorted(self.resigned),
         }
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> ScorecardView:
+        """The view :meth:`to_json` wrote (a client rebuilds the views a server sends); totals are derived."""
+        return cls(
+            seat=None if data["seat"] is None else int(data["seat"]),
+            players=int(data["players"]),
+            cards=tuple(tuple(None if box is None else int(box) for box in card) for card in data["cards"]),
+            to_play=int(data["to_play"]),
+            dice=tuple(int(d) for d in data["dice"]),
+            rolls_used=int(data["rolls_used"]),
+            rolling=bool(data["rolling"]),
+            over=bool(data["over"]),
+            resigned=frozenset(int(s) for s in data["resigned"]),
+        )
+
 
 # -- game -------------------------------------------------------------------------------------------
 class ScorecardGame(Game[ScorecardConfig, ScorecardState]):
