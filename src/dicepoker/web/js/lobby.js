@@ -207,7 +207,8 @@ function TableRow({ table, titles, name, setError }) {
   const rematch = async () => {
     try {
       const next = await api.rematch(table.id);
-      if (mine) await joinSeat(next.id, mine.seat, mine.name || name || "Guest");
+      // The rematch keeps the seats and their tokens (the server copies them): no join, just remember it.
+      if (mine) storeSeat(next.id, mine.seat, mine.token, mine.name || name || "Guest");
       go(`#/table/${next.id}`);
     } catch (err) {
       setError(`Rematch: ${err.message}`);
