@@ -110,7 +110,9 @@ class Server:
         return table_id
 
     def join(self, table_id: str, seat: int, name: str) -> str:
-        response = httpx.post(f"{self.url}/api/tables/{table_id}/join", json={"seat": seat, "name": name}, timeout=PATIENCE)
+        response = httpx.post(
+            f"{self.url}/api/tables/{table_id}/join", json={"seat": seat, "name": name}, timeout=PATIENCE
+        )
         assert response.status_code == 200, f"{response.text}\nthe server's log ends:\n{self.log_tail()}"
         token: str = response.json()["token"]
         return token
