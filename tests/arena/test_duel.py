@@ -87,3 +87,17 @@ def test_simulate_command_bad_bots_exit_2(bots: str) -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith("error:")
     assert "Traceback" not in result.output
+
+
+def test_sessions_give_the_same_duel_for_any_worker_count() -> None:
+    from dicepoker.arena.duel import duel_named
+    from dicepoker.arena.engine import Engine
+
+    one = duel_named("peekpoker", ("expert", "equity"), hands=30, seed=2, session=10)
+    two = duel_named("peekpoker", ("expert", "equity"), hands=30, seed=2, session=10, engine=Engine("local", 2))
+    assert one.results == two.results and one.command.endswith("--session 10")
+    whole = duel_named("peekpoker", ("expert", "equity"), hands=30, seed=2)
+    sequential = duel("peekpoker", create_bot("peekpoker", "expert"), create_bot("peekpoker", "equity"), 30, 2)
+    assert whole.results == sequential.results, "one session is the sequential duel"
+    with pytest.raises(ConfigError, match="at least one hand"):
+        duel_named("peekpoker", ("expert", "equity"), hands=30, seed=2, session=0)

@@ -8,8 +8,13 @@ import pytest
 
 from tests.client.server_process import ServerProcess
 
-SHORT_CONFIGS: dict[str, dict[str, object]] = {"holdem": {"stack": 100}}
-"""Configs that keep games between random players short (Hold'em's default stacks last thousands of bets)."""
+SHORT_CONFIGS: dict[str, dict[str, object]] = {
+    "holdem": {"stack": 100},
+    "zepherin": {"runs_to_win": 1},
+    "classic-board": {"runs_to_win": 1},
+}
+"""Configs that keep games between random players short (Hold'em's default stacks last thousands of bets,
+a board game to two runs about 500 decisions)."""
 
 
 @pytest.fixture(scope="module")

@@ -124,3 +124,43 @@ def test_the_best_of_seven_table_is_rebuilt_when_its_file_is_corrupt(
     monkeypatch.setattr(suited, "_seven", None)
     assert suited.best_value(hand) == expected
     assert BUILDS[suited.SEVEN_TABLE_NAME] == builds + 2  # read back this time
+
+
+def _ship(folder: Path, name: str, version: str, build: Builder) -> None:
+    """A shipped table as ``python -m dicepoker.bots.shipped_tables`` writes it: the cache's file, compressed."""
+    cached_arrays(name, version, build, folder=folder / "made")
+    with np.load(folder / "made" / f"{name}.npz") as data:
+        np.savez_compressed(folder / f"{name}.npz", **{key: data[key] for key in data.files})
+
+
+def test_a_shipped_table_is_read_when_the_cache_misses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _ship(tmp_path / "shipped", "t-shipped", "v1", Builder(scale=3))
+    monkeypatch.setenv(table_cache.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(table_cache.SHIPPED_ENV, str(tmp_path / "shipped"))
+    build = Builder()
+    assert cached_arrays("t-shipped", "v1", build)["values"].tolist() == [3 * i for i in range(10)]
+    assert build.calls == 0 and not (tmp_path / "cache").exists()  # read from the package, nothing written
+    # Another version of the code that computes it: the shipped copy is stale, so it is built (and cached).
+    assert cached_arrays("t-shipped", "v2", build)["values"].tolist() == list(range(10))
+    assert build.calls == 1 and (tmp_path / "cache" / "t-shipped.npz").exists()
+    # Turned off (the empty setting), or an explicit folder: never the shipped copy.
+    monkeypatch.setenv(table_cache.SHIPPED_ENV, "")
+    assert cached_arrays("t-shipped", "v1", build, folder=tmp_path / "other")["values"].tolist() == list(range(10))
+    assert build.calls == 2
+
+
+def test_a_damaged_shipped_table_is_built_instead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _ship(tmp_path / "shipped", "t-damaged", "v1", Builder(scale=3))
+    path = tmp_path / "shipped" / "t-damaged.npz"
+    path.write_bytes(path.read_bytes()[:-40])
+    monkeypatch.setenv(table_cache.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(table_cache.SHIPPED_ENV, str(tmp_path / "shipped"))
+    build = Builder()
+    assert cached_arrays("t-damaged", "v1", build)["values"].tolist() == list(range(10))
+    assert build.calls == 1
+
+
+def test_the_package_ships_its_tables_beside_this_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(table_cache.SHIPPED_ENV)
+    folder = table_cache.shipped_folder()
+    assert folder is not None and (folder / f"{suited.SEVEN_TABLE_NAME}.npz").is_file()

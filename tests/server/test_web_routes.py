@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -99,6 +100,10 @@ def test_verify_of_a_fair_log_and_of_one_changed_die(client: TestClient) -> None
     assert verdict["ok"] is True and "match the revealed seeds" in verdict["summary"]
     lines = log.to_jsonl().splitlines()
     index = next(i for i, line in enumerate(lines) if '"seat": null' in line)
-    lines[index] = lines[index].replace("1", "7", 1) if "1" in lines[index] else lines[index].replace("2", "1", 1)
+    event = json.loads(lines[index])
+    words = event["action"].split()
+    first_die = next(i for i, word in enumerate(words) if word.isdigit())
+    words[first_die] = str(int(words[first_die]) % 6 + 1)  # another face: one die changed
+    lines[index] = json.dumps({**event, "action": " ".join(words)})
     tampered = client.post("/api/web/verify", content="\n".join(lines) + "\n").json()
     assert tampered["ok"] is False and "MISMATCH" in tampered["summary"]

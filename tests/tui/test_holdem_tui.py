@@ -53,23 +53,23 @@ def run_cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
 
 # -- whole games ------------------------------------------------------------------------------------
 def test_seeded_game_against_a_bot_to_the_end() -> None:
-    """The equity bot is the fixed baseline (the expert learns, so its games change as it improves)."""
-    client, out, status = play(PASSIVE, opponents=["equity"], stack=50, seed=4)
+    """The calling station is the fixed opponent here: its play never changes as the other bots improve."""
+    client, out, status = play(PASSIVE, opponents=["station"], stack=50, seed=2)
     assert status == 0
     state = client.table.state
     assert state.is_terminal or "You have no chips left" in out
     assert "Showdown of hand 1" in out
-    assert "Main pot 60 -> You 60: straight 5 4 3 2 1 over Equity bot's straight 5 4 3 2 1" in out
+    assert "Main pot 20 -> You 20: straight 5 4 3 2 1 over Station bot's two pair 5 5 3 3 2" in out
     assert "same dice, more of one suit (HE-11)" in out
-    assert "split: tied with straight 5 4 3 2 1 (HE-14)" in out
+    assert "split: tied with full house 6 6 6 5 5 (HE-14)" in out
     assert "Everyone checked the Flop: its dice are re-rolled (HE-6)." in out
     # One naming scheme and its grammar (issue 13 §4): "You deal", "You show", "over your two pair".
     assert "Hand 2 · You deal" in out and "  You show " in out
-    assert "Main pot 40 -> Equity bot 40: straight 5 4 3 2 1 over your two pair 3 3 2 2 4" in out
+    assert "Main pot 20 -> Station bot 20: full house 6 6 6 5 5 over your two pair 6 6 5 5 3" in out
     assert "seat" not in out.lower() and "You shows" not in out
-    assert "Game over: Equity bot won" in out
+    assert "Game over: Station bot won" in out
     # The same seed gives the same game: the dice come from the seed, the bot's choices from its own stream.
-    assert play(PASSIVE, opponents=["equity"], stack=50, seed=4)[0].table.match.log == client.table.match.log
+    assert play(PASSIVE, opponents=["station"], stack=50, seed=2)[0].table.match.log == client.table.match.log
 
 
 def test_a_game_against_the_expert_is_reproducible_too() -> None:

@@ -39,7 +39,7 @@ from dicepoker.analysis.scorecard_tables import (
 from dicepoker.core.types import Action
 from dicepoker.dice.scoring import UPPER_BONUS, Category
 from dicepoker.dice.standard import ROLL_INDEX
-from dicepoker.dice.table_cache import cache_folder
+from dicepoker.dice.table_cache import cache_folder, shipped_folder
 from dicepoker.games.dice_turn import ALL_REROLLS
 from dicepoker.games.scorecard import SCORE_ACTIONS, Card, card_total, upper_total
 
@@ -263,6 +263,9 @@ def load_strategy(
             values = _read_table(path)
             return StrategyLoad(Strategy(values), False, time.perf_counter() - start, path, None)
         except FileNotFoundError:
+            shipped = _shipped_table() if path == default_cache_path() else None
+            if shipped is not None:
+                return StrategyLoad(Strategy(shipped), False, time.perf_counter() - start, path, None)
             note = f"no cached table at {path}; building it"
         except ValueError as exc:
             note = f"cached table at {path} is unusable ({exc}); rebuilt it"
@@ -272,6 +275,17 @@ def load_strategy(
     except OSError as exc:
         note = f"{note + '; ' if note else ''}could not save the table to {path}: {exc.strerror or exc}"
     return StrategyLoad(strategy, True, seconds, path, note)
+
+
+def _shipped_table() -> FloatArray | None:
+    """The table shipped with the package (see :mod:`dicepoker.dice.table_cache`), if there is a good one."""
+    folder = shipped_folder()
+    if folder is None:
+        return None
+    try:
+        return _read_table(folder / default_cache_path().name)
+    except (FileNotFoundError, ValueError):
+        return None
 
 
 def _digest(values: FloatArray) -> str:

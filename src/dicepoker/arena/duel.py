@@ -7,6 +7,12 @@ always deals, so each bot deals every other hand. Hand ``i`` draws its dice from
 1_000_003 + i)`` and the bots' choices from ``Random(seed * 7_919 + i)``: a seed gives the same figure on
 every machine, and hands can be split between processes without changing it.
 
+:func:`duel_named` runs a duel from bot names on any :class:`~dicepoker.arena.engine.Engine`. The bots learn
+over the hands they play (the experts model their opponent), so hands run in parallel only as *sessions*:
+with ``session=N`` every block of ``N`` hands starts with fresh bots, and those blocks are the chunks. The
+same ``session`` gives the same figures for any engine and any number of workers; the default (one session)
+is the sequential duel above.
+
 >>> from dicepoker.bots.base import RandomBot
 >>> report = duel("holdem", RandomBot(), RandomBot(), hands=20, seed=1)
 >>> report.hands, report.game
@@ -19,7 +25,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
+from typing import NamedTuple
 
+from dicepoker.arena.engine import Engine, run_chunks
 from dicepoker.bots.base import Bot
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core.errors import ConfigError
@@ -91,6 +99,8 @@ class DuelReport:
     seed: int
     results: tuple[int, ...]
     """Chips the first bot won (negative: lost) in each hand."""
+    session: int | None = None
+    """Hands per session (fresh bots each session), ``None``: one session."""
 
     @property
     def mean(self) -> float:
@@ -116,7 +126,8 @@ class DuelReport:
     @property
     def command(self) -> str:
         """The command line that reproduces this run."""
-        return f"dicepoker simulate {self.game} --bots {','.join(self.bots)} --hands {self.hands} --seed {self.seed}"
+        command = f"dicepoker simulate {self.game} --bots {','.join(self.bots)} --hands {self.hands} --seed {self.seed}"
+        return command if self.session is None else f"{command} --session {self.session}"
 
     def summary(self) -> str:
         """The result in words, with the command that reproduces it."""
@@ -141,6 +152,7 @@ class DuelReport:
             "half_width95": self.half_width,
             "stdev": self.stdev,
             "total_chips": sum(self.results),
+            "session": self.session,
             "command": self.command,
         }
 
@@ -164,11 +176,19 @@ def play_hand(rules: HeadsUp, bots: Sequence[Bot], dice_rng: Random, bot_rng: Ra
 
 def parse_bots(game: str, bots: str) -> tuple[Bot, Bot]:
     """``"expert,equity"`` -> two fresh bots of ``game``; raises :class:`ConfigError` naming the choices."""
+    first, second = parse_bot_names(game, bots)
+    return create_bot(game, first), create_bot(game, second)
+
+
+def parse_bot_names(game: str, bots: str) -> tuple[str, str]:
+    """``"expert,equity"`` -> ``("expert", "equity")``, checked; :class:`ConfigError` names the choices."""
     names = [name.strip() for name in bots.split(",") if name.strip()]
     if len(names) != 2:
         choices = ", ".join(bot_names(game))
         raise ConfigError(f"--bots needs exactly two bots, e.g. --bots expert,equity (choose from: {choices})")
-    return create_bot(game, names[0]), create_bot(game, names[1])
+    for name in names:
+        create_bot(game, name)
+    return names[0], names[1]
 
 
 def duel(game: str, first: Bot, second: Bot, hands: int, seed: int) -> DuelReport:
@@ -178,11 +198,58 @@ def duel(game: str, first: Bot, second: Bot, hands: int, seed: int) -> DuelRepor
     if hands < 1:
         raise ConfigError(f"play at least one hand, got {hands}")
     rules = GAMES[game]()
-    results = []
-    for index in range(hands):
-        dice_rng, bot_rng = Random(seed * 1_000_003 + index), Random(seed * 7_919 + index)
-        seat = index % 2  # the first bot's seat: seat 0 deals, so it deals the even hands
-        bots = (first, second) if seat == 0 else (second, first)
-        stacks = play_hand(rules, bots, dice_rng, bot_rng)
-        results.append(stacks[seat] - rules.stack)
+    results = [_hand_result(rules, first, second, seed, index) for index in range(hands)]
     return DuelReport(game, (first.name, second.name), hands, seed, tuple(results))
+
+
+def _hand_result(rules: HeadsUp, first: Bot, second: Bot, seed: int, index: int) -> int:
+    """Chips the first bot wins in hand ``index`` of the duel seeded ``seed``."""
+    dice_rng, bot_rng = Random(seed * 1_000_003 + index), Random(seed * 7_919 + index)
+    seat = index % 2  # the first bot's seat: seat 0 deals, so it deals the even hands
+    bots = (first, second) if seat == 0 else (second, first)
+    stacks = play_hand(rules, bots, dice_rng, bot_rng)
+    return stacks[seat] - rules.stack
+
+
+class _Session(NamedTuple):
+    game: str
+    bots: tuple[str, str]
+    seed: int
+    start: int
+    stop: int
+
+
+def _play_session(session: _Session) -> list[int]:
+    rules = GAMES[session.game]()
+    first, second = (create_bot(session.game, name) for name in session.bots)
+    return [_hand_result(rules, first, second, session.seed, i) for i in range(session.start, session.stop)]
+
+
+def duel_named(
+    game: str,
+    bots: tuple[str, str],
+    hands: int,
+    seed: int,
+    *,
+    session: int | None = None,
+    engine: Engine | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> DuelReport:
+    """The duel of two named bots, in sessions of ``session`` hands run on ``engine`` (see the module doc).
+
+    ``progress`` is called with the number of hands finished so far.
+    """
+    if game not in GAMES:
+        raise ConfigError(f"no heads-up duels for {game!r}; choose one of: {', '.join(GAMES)}")
+    if hands < 1:
+        raise ConfigError(f"play at least one hand, got {hands}")
+    if session is not None and session < 1:
+        raise ConfigError(f"a session has at least one hand, got {session}")
+    size = hands if session is None else session
+    sessions = [_Session(game, bots, seed, start, min(hands, start + size)) for start in range(0, hands, size)]
+    results: list[int] = []
+    for chunk in run_chunks(_play_session, sessions, engine or Engine()):
+        results.extend(chunk)
+        if progress is not None:
+            progress(len(results))
+    return DuelReport(game, bots, hands, seed, tuple(results), session)

@@ -2,7 +2,9 @@
 
 Game ``i`` of a run draws its dice and its bots' choices from seeds derived from ``(seed, i)`` alone, and
 the games are folded into the report in index order, so a report does not depend on how many worker
-processes played them.
+processes played them, nor on whether they ran on a Ray cluster (:mod:`dicepoker.arena.engine`). A bot that
+learns over a game (``learns = True``, the opponent-modelling experts) starts every game afresh for the same
+reason; the others are made once per process.
 
 >>> report = simulate("scorecard", ["random"], games=3, seed=1)
 >>> report.games, len(report.seats)
@@ -14,13 +16,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-import multiprocessing
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any, NamedTuple
 
+from dicepoker.arena.engine import Engine, run_chunks
 from dicepoker.bots.base import Bot
 from dicepoker.bots.registry import create_bot
 from dicepoker.core.errors import ConfigError
@@ -89,7 +91,9 @@ def play_game(
     raise RuntimeError(f"{game_name} game {index} of seed {seed} did not end within {MAX_DECISIONS} decisions")
 
 
-class _Chunk(NamedTuple):
+class Chunk(NamedTuple):
+    """Games ``start`` to ``stop`` (excluded) of a run: what one worker plays at a time."""
+
     game_name: str
     bot_names: tuple[str, ...]
     config: dict[str, Any]
@@ -111,9 +115,22 @@ def shared_bot(game_name: str, name: str) -> Bot:
     return _BOTS[key]
 
 
-def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
-    bots = [shared_bot(chunk.game_name, name) for name in chunk.bot_names]
-    return [play_game(chunk.game_name, bots, chunk.seed, i, chunk.config) for i in range(chunk.start, chunk.stop)]
+def game_bots(game_name: str, names: Sequence[str]) -> list[Bot]:
+    """The bots of one game: this process's shared instance, or a fresh one for a bot that learns."""
+    bots = [shared_bot(game_name, name) for name in names]
+    return [create_bot(game_name, bot.name) if learns(bot) else bot for bot in bots]
+
+
+def learns(bot: Bot) -> bool:
+    """Whether ``bot`` keeps what it saw from one game to the next (then each game needs a fresh one)."""
+    return bool(getattr(bot, "learns", False))
+
+
+def play_chunk(chunk: Chunk) -> list[GameRecord]:
+    return [
+        play_game(chunk.game_name, game_bots(chunk.game_name, chunk.bot_names), chunk.seed, i, chunk.config)
+        for i in range(chunk.start, chunk.stop)
+    ]
 
 
 # -- statistics -------------------------------------------------------------------------------------
@@ -333,19 +350,21 @@ def simulate(
     workers: int = 1,
     config: Mapping[str, Any] | None = None,
     progress: ProgressCallback | None = None,
+    engine: Engine | None = None,
 ) -> SimulationReport:
     """Play ``games`` seeded games of ``game_name`` with one named bot per seat and report the statistics.
 
     When ``config`` does not say how many players and the game has a ``players`` option, the number of
-    bots sets it. Raises :class:`ConfigError` for an unknown game or bot, or a bot count that does not fit.
+    bots sets it. ``engine`` (default: local, ``workers`` processes) says where the games run; it never
+    changes the figures. Raises :class:`ConfigError` for an unknown game or bot, or a bot count that does
+    not fit.
     """
     if games < 1:
         raise ConfigError(f"the number of games must be at least 1, got {games}")
-    if workers < 1:
-        raise ConfigError(f"the number of workers must be at least 1, got {workers}")
+    engine = engine or Engine("local", workers)
     if not bot_names:
         raise ConfigError("name at least one bot, one per seat")
-    options = _with_player_count(game_name, dict(config or {}), len(bot_names))
+    options = with_player_count(game_name, dict(config or {}), len(bot_names))
     game = create(game_name, **options)
     if game.num_players != len(bot_names):
         raise ConfigError(
@@ -358,7 +377,8 @@ def simulate(
 
     started = time.perf_counter()
     records: list[GameRecord] = []
-    for chunk_records in _run_chunks(_chunks(game_name, tuple(bot_names), options, seed, games, workers), workers):
+    chunks = _chunks(game_name, tuple(bot_names), options, seed, games, engine.parallelism)
+    for chunk_records in run_chunks(play_chunk, chunks, engine):
         records.extend(chunk_records)
         if progress is not None:
             progress(len(records))
@@ -368,12 +388,12 @@ def simulate(
         records,
         seed=seed,
         config=game.config_json(),
-        workers=workers,
+        workers=engine.workers,
         seconds=time.perf_counter() - started,
     )
 
 
-def _with_player_count(game_name: str, options: dict[str, Any], bots: int) -> dict[str, Any]:
+def with_player_count(game_name: str, options: dict[str, Any], bots: int) -> dict[str, Any]:
     config_fields = {f.name for f in dataclasses.fields(game_class(game_name).config_type)}
     if "players" in config_fields and "players" not in options:
         options["players"] = bots
@@ -382,21 +402,12 @@ def _with_player_count(game_name: str, options: dict[str, Any], bots: int) -> di
 
 def _chunks(
     game_name: str, bot_names: tuple[str, ...], config: dict[str, Any], seed: int, games: int, workers: int
-) -> list[_Chunk]:
+) -> list[Chunk]:
     # Several chunks per worker keep the workers busy to the end and the progress bar moving.
     size = max(1, min(100, math.ceil(games / (workers * 8))))
     return [
-        _Chunk(game_name, bot_names, config, seed, start, min(games, start + size)) for start in range(0, games, size)
+        Chunk(game_name, bot_names, config, seed, start, min(games, start + size)) for start in range(0, games, size)
     ]
-
-
-def _run_chunks(chunks: list[_Chunk], workers: int) -> Iterator[list[GameRecord]]:
-    if workers == 1 or len(chunks) == 1:
-        yield from map(_play_chunk, chunks)
-        return
-    with multiprocessing.get_context().Pool(min(workers, len(chunks))) as pool:
-        # ``imap`` yields in chunk order, so the fold (and every float sum) is the same for any worker count.
-        yield from pool.imap(_play_chunk, chunks)
 
 
 def _finite(value: float) -> float | None:

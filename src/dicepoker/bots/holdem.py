@@ -138,6 +138,8 @@ class ExpertBot:
     the hands of a session."""
 
     name = "expert"
+    learns = True
+    """It keeps its opponent model from game to game: simulations give each game a fresh one."""
     samples = 300
     """Opponent hands (drawn from their weighted range) and boards the equity is estimated from."""
 

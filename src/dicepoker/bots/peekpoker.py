@@ -207,6 +207,8 @@ class ExpertBot:
     the hands of a session; best-response ace decisions at the showdown."""
 
     name = "expert"
+    learns = True
+    """It keeps its opponent model from game to game: simulations give each game a fresh one."""
     bet_fractions = (0.33, 0.5, 0.75, 1.0, 1.5, 2.5)
     """Candidate bet and raise sizes, as fractions of the pot after calling (plus all-in)."""
 

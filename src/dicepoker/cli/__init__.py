@@ -9,6 +9,7 @@ from dicepoker.cli.app import app
 _COMMAND_MODULES = (
     "dicepoker.cli.board",
     "dicepoker.cli.holdem",
+    "dicepoker.cli.ladder",
     "dicepoker.cli.peekpoker",
     "dicepoker.cli.replay",
     "dicepoker.cli.scorecard",

@@ -13,18 +13,22 @@ from rich.table import Table
 from dicepoker.cli.app import hand_app, odds_app, play_app, simulate_app
 from dicepoker.cli.common import (
     MAX_GAMES,
-    MAX_WORKERS,
     PLAY_NOTES,
+    AddressOption,
+    EngineOption,
     ForceOption,
     ResumeOption,
     SaveOption,
+    WorkersOption,
     check_clock,
     console,
+    make_engine,
     percent,
     play_game,
     print_json,
     print_odds,
     user_errors,
+    with_progress,
 )
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import parse_dice
@@ -229,6 +233,8 @@ def _simulate(
     teams: int | None,
     board: Path | None,
     as_json: bool,
+    engine: str,
+    address: str | None,
 ) -> None:
     with user_errors():
         from dicepoker.arena.simulate import simulate
@@ -237,7 +243,13 @@ def _simulate(
         names = [n.strip() for n in bots.split(",") if n.strip()]
         if len(names) < 2:
             raise ConfigError("--bots needs one bot per seat, at least two, e.g. --bots expert,greedy")
-        report = simulate(name, names, games, pick_seed(seed), workers, config=_options(board, teams=teams))
+        config, run_seed, where = _options(board, teams=teams), pick_seed(seed), make_engine(engine, workers, address)
+        report = with_progress(
+            "simulating",
+            games,
+            lambda progress: simulate(name, names, games, run_seed, config=config, progress=progress, engine=where),
+            show=not as_json,
+        )
         if as_json:
             print_json(report.to_json())
             return
@@ -268,9 +280,6 @@ def _print_report(report: SimulationReport) -> None:
 
 BotsOption = Annotated[str, typer.Option(help="One bot per seat, comma-separated: expert, greedy, random.")]
 GamesOption = Annotated[int, typer.Option(help="How many games to play.", min=1, max=MAX_GAMES)]
-WorkersOption = Annotated[
-    int, typer.Option(help="Worker processes; results do not depend on it.", min=1, max=MAX_WORKERS)
-]
 
 
 @simulate_app.command("zepherin")
@@ -281,12 +290,14 @@ def simulate_zepherin(
     workers: WorkersOption = 1,
     board: BoardOption = None,
     as_json: JsonOption = False,
+    engine: EngineOption = "local",
+    address: AddressOption = None,
 ) -> None:
     """Bot-vs-bot win rates with 95% intervals; first player shown separately.
 
     Example: dicepoker simulate zepherin --bots expert,greedy --games 1000 --seed 1
     """
-    _simulate("zepherin", bots, games, seed, workers, None, board, as_json)
+    _simulate("zepherin", bots, games, seed, workers, None, board, as_json, engine, address)
 
 
 @simulate_app.command("classic-board")
@@ -298,9 +309,11 @@ def simulate_classic(
     teams: TeamsOption = None,
     board: BoardOption = None,
     as_json: JsonOption = False,
+    engine: EngineOption = "local",
+    address: AddressOption = None,
 ) -> None:
     """Bot-vs-bot win rates with 95% intervals; first player shown separately.
 
     Example: dicepoker simulate classic-board --bots expert,greedy,random --games 300 --seed 1
     """
-    _simulate("classic-board", bots, games, seed, workers, teams, board, as_json)
+    _simulate("classic-board", bots, games, seed, workers, teams, board, as_json, engine, address)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -31,6 +31,11 @@ from rich.table import Table
 
 from dicepoker.core.errors import ConfigError, DicePokerError
 from dicepoker.core.types import JSON
+
+if TYPE_CHECKING:
+    from dicepoker.arena.engine import Engine
+
+T = TypeVar("T")
 
 console = Console(highlight=False)
 error_console = Console(stderr=True, highlight=False)
@@ -112,10 +117,67 @@ def print_json(data: JSON) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
 
 
-def print_duel(game: str, bots: str, hands: int, seed: int | None, as_json: bool, vs: str | None = None) -> None:
+EngineOption = Annotated[
+    str,
+    typer.Option(
+        "--engine",
+        help="Where the games run: local (processes on this machine) or ray (a Ray cluster; "
+        "pip install 'dicepoker[distributed]'). The figures do not depend on it.",
+    ),
+]
+AddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        help="With --engine ray: the address of a running cluster (ray start --head prints it); default: a local one.",
+    ),
+]
+WorkersOption = Annotated[
+    int,
+    typer.Option(
+        help="Worker processes (with --engine ray: the CPUs of the local cluster); never the figures.",
+        min=1,
+        max=MAX_WORKERS,
+    ),
+]
+
+
+def make_engine(kind: str, workers: int, address: str | None) -> Engine:
+    """The engine the ``--engine``, ``--workers`` and ``--address`` options name (checked)."""
+    from dicepoker.arena.engine import Engine, import_ray  # lazy: keeps the command's start-up light
+
+    engine = Engine(kind, workers, address)
+    if engine.kind == "ray":
+        import_ray()  # a missing extra is reported before any game is played
+    return engine
+
+
+def with_progress(label: str, total: int, run: Callable[[Callable[[int], None] | None], T], show: bool) -> T:
+    """``run(progress)`` with a progress bar of ``total`` steps when ``show`` and the console is a terminal."""
+    if not show or not console.is_terminal:
+        return run(None)
+    from dicepoker.tui.progress import BuildProgress
+
+    with BuildProgress(console, label) as bar:
+        return run(lambda done: bar.update(done, total))
+
+
+def print_duel(
+    game: str,
+    bots: str,
+    hands: int,
+    seed: int | None,
+    as_json: bool,
+    *,
+    session: int | None = None,
+    engine: str = "local",
+    workers: int = 1,
+    address: str | None = None,
+    vs: str | None = None,
+) -> None:
     """The body of ``dicepoker simulate <betting game>``: a seeded heads-up duel, as text or JSON; with
-    ``vs``, every bot of ``bots`` against every opponent of ``vs``, as a Markdown table."""
-    from dicepoker.arena.duel import duel, parse_bots  # lazy: keeps the command's start-up light
+    ``vs``, every bot of ``bots`` against every opponent of ``vs``, as a Markdown table (run here)."""
+    from dicepoker.arena.duel import duel_named, parse_bot_names  # lazy: keeps the command's start-up light
     from dicepoker.tui.common import pick_seed
 
     if vs is not None:
@@ -127,8 +189,16 @@ def print_duel(game: str, bots: str, hands: int, seed: int | None, as_json: bool
         else:
             console.print(table.markdown(), markup=False, soft_wrap=True)
         return
-    first, second = parse_bots(game, bots)
-    report = duel(game, first, second, hands, pick_seed(seed))
+
+    names = parse_bot_names(game, bots)
+    where = make_engine(engine, workers, address)
+    run_seed = pick_seed(seed)
+    report = with_progress(
+        "hands",
+        hands,
+        lambda progress: duel_named(game, names, hands, run_seed, session=session, engine=where, progress=progress),
+        show=not as_json,
+    )
     if as_json:
         print_json(report.to_json())
     else:

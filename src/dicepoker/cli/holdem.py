@@ -12,9 +12,12 @@ from dicepoker.cli.common import (
     MAX_SAMPLES,
     MIN_SAMPLES,
     PLAY_NOTES,
+    AddressOption,
+    EngineOption,
     ForceOption,
     ResumeOption,
     SaveOption,
+    WorkersOption,
     check_clock,
     console,
     percent,
@@ -123,17 +126,37 @@ def simulate(
     ] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the run; hand i is seeded from (seed, i).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    session: Annotated[
+        int | None,
+        typer.Option(help="Fresh bots every N hands, so sessions can run in parallel; default: one session."),
+    ] = None,
+    workers: WorkersOption = 1,
+    engine: EngineOption = "local",
+    address: AddressOption = None,
 ) -> None:
     """Heads-up duel: chips per hand the first bot wins from the second, with a 95% interval.
 
-    Hands are independent games at the default stacks (1,000); the bots swap seats every hand.
+    Hands are independent games at the default stacks (1,000); the bots swap seats every hand. The bots
+    learn over a session; --session N splits the hands into sessions that --workers or --engine ray run
+    in parallel (the same --session gives the same figures everywhere).
 
     Example: dicepoker simulate holdem --bots expert,equity --hands 2000 --seed 1
 
     Against the opponent styles: dicepoker simulate holdem --bots expert,equity --vs station,maniac,tight,lag
     """
     with user_errors():
-        print_duel("holdem", bots, hands, seed, as_json, vs)
+        print_duel(
+            "holdem",
+            bots,
+            hands,
+            seed,
+            as_json,
+            vs=vs,
+            session=session,
+            engine=engine,
+            workers=workers,
+            address=address,
+        )
 
 
 @play_app.command("holdem", epilog=PLAY_NOTES)

@@ -9,25 +9,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from dicepoker.cli.app import odds_app, play_app, score_app, simulate_app, solve_app
 from dicepoker.cli.common import (
     MAX_GAMES,
-    MAX_WORKERS,
     PLAY_NOTES,
+    AddressOption,
+    EngineOption,
     ForceOption,
     ResumeOption,
     SaveOption,
+    WorkersOption,
     check_clock,
     console,
     error_console,
+    make_engine,
     percent,
     play_game,
     print_json,
     print_odds,
     user_errors,
+    with_progress,
 )
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import hand_counts, parse_dice
@@ -180,10 +183,10 @@ def simulate_scorecard(
     ] = "optimal,greedy",
     games: Annotated[int, typer.Option(help="How many games to play.", min=1, max=MAX_GAMES)] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the run; game i is seeded from (seed, i).")] = None,
-    workers: Annotated[
-        int, typer.Option(help="Worker processes; results do not depend on it.", min=1, max=MAX_WORKERS)
-    ] = 1,
+    workers: WorkersOption = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    engine: EngineOption = "local",
+    address: AddressOption = None,
 ) -> None:
     """Bot-vs-bot statistics: mean score per seat with 95% intervals, win and tie rates.
 
@@ -197,26 +200,13 @@ def simulate_scorecard(
         if not bot_names:
             raise ConfigError("--bots needs at least one bot name, e.g. --bots optimal,greedy")
         run_seed = pick_seed(seed)
-        report: SimulationReport
-        if as_json or not console.is_terminal:
-            report = simulate("scorecard", bot_names, games, run_seed, workers)
-        else:
-            with Progress(
-                TextColumn("simulating"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=console,
-            ) as progress:
-                task = progress.add_task("games", total=games)
-                report = simulate(
-                    "scorecard",
-                    bot_names,
-                    games,
-                    run_seed,
-                    workers,
-                    progress=lambda done: progress.update(task, completed=done),
-                )
+        where = make_engine(engine, workers, address)
+        report: SimulationReport = with_progress(
+            "simulating",
+            games,
+            lambda progress: simulate("scorecard", bot_names, games, run_seed, progress=progress, engine=where),
+            show=not as_json,
+        )
         if as_json:
             print_json(report.to_json())
             return

@@ -29,8 +29,12 @@ async def play_seat(
     choose: Chooser,
     *,
     on_state: Callable[[StateFrame], Awaitable[None] | None] | None = None,
+    act_timeout: float | None = 30.0,
 ) -> StateFrame:
     """Act whenever this seat may, until the game is finished; returns the final state.
+
+    ``act_timeout`` bounds the wait for each action's answer (a restarting server on a busy machine may
+    take a while: the connection resends the action with the same id, so waiting longer is safe).
 
     A stale rejection (someone else acted first, or a clock ran out) just waits for the new state; any
     other rejection lets ``choose`` try again, a few times, on the same state.
@@ -47,7 +51,7 @@ async def play_seat(
         if action is None:
             continue
         try:
-            await table.act(action, version=state.version)
+            await table.act(action, version=state.version, timeout=act_timeout)
             retries = 0
         except ActionRejected as exc:
             retries += 1

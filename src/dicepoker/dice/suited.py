@@ -9,8 +9,9 @@ directly (combinatorial number system). :func:`best_values` does this for a whol
 
 One call at a time, :func:`best_value` of seven dice is a single lookup: the whole space is small, so the
 best value of every one of the 2,035,800 seven-dice multisets is computed once (by the batch path, about
-a second) and kept in the user cache (:mod:`dicepoker.dice.table_cache`). Nothing is built at import:
-tables are made or read on first use, and NumPy itself is imported only then.
+a second) and kept in the user cache (:mod:`dicepoker.dice.table_cache`); the package ships it too (0.5 MB
+compressed), so a fresh machine reads it in milliseconds. Nothing is built at import: tables are made or
+read on first use, and NumPy itself is imported only then.
 
 >>> hand = parse_suited("6r 6b 2w 3y 6w 2r 5y")
 >>> describe(best_value(hand))

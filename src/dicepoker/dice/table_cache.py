@@ -8,9 +8,13 @@ the package version and a digest of the source files that compute the table, so 
 builds a table retires its old copy by itself. A cache that cannot be written (read-only home) only costs
 the time to build again next time.
 
-Why a cache rather than package data built at build time: the tables are a pure function of code that
-is still changing, developers and CI run from an editable install where build-time files would be
-missing or stale, and a wheel would carry megabytes that the first use recreates in about a second.
+A table missing from the user cache is next looked for among the tables shipped with the package
+(:func:`shipped_folder`: compressed ``.npz`` files committed to the repository, about 2 MB in all, made by
+``python -m dicepoker.bots.shipped_tables``), so that even the first run on a machine decides its first
+move in milliseconds rather than seconds. A shipped table is used only if its version matches (the same
+digest of the source that computes it), so editing that source never serves a stale table: it is built
+and cached as before until the shipped copy is regenerated (a test says so). ``DICEPOKER_SHIPPED_TABLES``
+names another folder, or, set empty, turns shipped tables off (the tests of the build path do).
 
 >>> import numpy as np, tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -40,6 +44,9 @@ import numpy.typing as npt
 import dicepoker
 
 CACHE_ENV = "DICEPOKER_CACHE_DIR"
+SHIPPED_ENV = "DICEPOKER_SHIPPED_TABLES"
+PACKAGE_TABLES = Path(__file__).resolve().parent / "shipped"
+"""The tables shipped with the package (package data)."""
 Arrays = dict[str, npt.NDArray[np.generic]]
 
 BUILDS: Counter[str] = Counter()
@@ -56,6 +63,14 @@ def cache_folder() -> Path:
     return Path(platformdirs.user_cache_dir("dicepoker"))
 
 
+def shipped_folder() -> Path | None:
+    """Where the tables shipped with the package are (``$DICEPOKER_SHIPPED_TABLES`` overrides; empty: none)."""
+    override = os.environ.get(SHIPPED_ENV)
+    if override is not None:
+        return Path(override) if override else None
+    return PACKAGE_TABLES
+
+
 def source_version(modules: Iterable[ModuleType]) -> str:
     """The package version and a short digest of the modules' source files (what a table is computed by)."""
     digest = hashlib.sha256(dicepoker.__version__.encode())
@@ -70,12 +85,19 @@ def source_version(modules: Iterable[ModuleType]) -> str:
 def cached_arrays(
     name: str, version: str, build: Callable[[], Mapping[str, npt.NDArray[np.generic]]], *, folder: Path | None = None
 ) -> Arrays:
-    """The arrays of table ``name`` at ``version``: read from the cache, or built by ``build`` and saved."""
+    """The arrays of table ``name`` at ``version``: read from the cache, else from the tables shipped with the
+    package (only when ``folder`` is not given), else built by ``build`` and saved in the cache."""
     path = (folder or cache_folder()) / f"{name}.npz"
     try:
         return _read(path, version)
     except (OSError, ValueError):
         pass  # missing, unreadable, stale or damaged: build it again
+    shipped = shipped_folder() if folder is None else None
+    if shipped is not None:
+        try:
+            return _read(shipped / f"{name}.npz", version)
+        except (OSError, ValueError):
+            pass  # not shipped, or shipped for another version of the code that computes it
     arrays = {key: np.ascontiguousarray(value) for key, value in build().items()}
     BUILDS[name] += 1
     with contextlib.suppress(OSError):  # no writable cache: the table still serves this process
