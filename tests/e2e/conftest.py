@@ -28,6 +28,9 @@ HERE = Path(__file__).parent
 OUT = HERE / "out"
 AXE = HERE / "vendor" / "axe.min.js"
 SRC = Path(dicepoker.__file__).resolve().parent.parent
+PATIENCE = 120.0
+"""Seconds any one step may take before a test gives up: an upper bound only (every wait ends as soon as its
+condition holds), generous because CI machines are shared and a loaded one is many times slower."""
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
@@ -67,17 +70,21 @@ class Server:
         command += ["--port", str(self.port), "--db", f"sqlite:///{self.db}", *self.args]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + PATIENCE  # start-up loads the rules' tables (a cold cache builds them)
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+                raise RuntimeError(f"the server exited: {self.log_tail()}")
             try:
                 if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError("the server did not answer /healthz within 30 s")
+        raise RuntimeError(f"the server did not answer /healthz within {PATIENCE:g} s: {self.log_tail()}")
+
+    def log_tail(self, chars: int = 4000) -> str:
+        """The end of the server's log (its errors are logged with their traceback): for failure messages."""
+        return self.log.read_text(errors="replace")[-chars:] if self.log.exists() else "(no log)"
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -97,19 +104,21 @@ class Server:
         self, game: str, seats: list[str], *, config: dict[str, Any] | None = None, clock: float | None = 60
     ) -> str:
         spec = {"game": game, "config": config or {}, "seats": seats, "clock": clock}
-        response = httpx.post(f"{self.url}/api/tables", json=spec, timeout=10)
-        assert response.status_code == 201, response.text
+        response = httpx.post(f"{self.url}/api/tables", json=spec, timeout=PATIENCE)
+        assert response.status_code == 201, f"{response.text}\nthe server's log ends:\n{self.log_tail()}"
         table_id: str = response.json()["id"]
         return table_id
 
     def join(self, table_id: str, seat: int, name: str) -> str:
-        response = httpx.post(f"{self.url}/api/tables/{table_id}/join", json={"seat": seat, "name": name}, timeout=10)
-        assert response.status_code == 200, response.text
+        response = httpx.post(
+            f"{self.url}/api/tables/{table_id}/join", json={"seat": seat, "name": name}, timeout=PATIENCE
+        )
+        assert response.status_code == 200, f"{response.text}\nthe server's log ends:\n{self.log_tail()}"
         token: str = response.json()["token"]
         return token
 
     def summary(self, table_id: str) -> dict[str, Any]:
-        data: dict[str, Any] = httpx.get(f"{self.url}/api/tables/{table_id}", timeout=10).json()
+        data: dict[str, Any] = httpx.get(f"{self.url}/api/tables/{table_id}", timeout=PATIENCE).json()
         return data
 
 
@@ -181,6 +190,7 @@ def open_page(browser: Browser, server: Server) -> Iterator[Callable[..., Watche
 
     def opener(width: int = 1280, height: int = 900, base: str | None = None) -> Watched:
         context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(PATIENCE * 1000)  # Playwright's own waits: 30 s by default
         contexts.append(context)
         return Watched(context, base or server.url)
 
@@ -189,7 +199,7 @@ def open_page(browser: Browser, server: Server) -> Iterator[Callable[..., Watche
         context.close()
 
 
-def wait_until(condition: Callable[[], bool], timeout: float = 30.0, what: str = "condition") -> None:
+def wait_until(condition: Callable[[], bool], timeout: float = PATIENCE, what: str = "condition") -> None:
     """Poll ``condition`` (it drives a browser, so real time passes); fail saying ``what`` after ``timeout``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

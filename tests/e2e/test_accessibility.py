@@ -63,11 +63,11 @@ def test_table_pages(server: Server, open_page, game: str) -> None:
         table = server.create(game, seats, config=config, clock=60)
         page = open_page(*size)
         page.sit(table, 0, server.join(table, 0, "Ann"))
-        wait_until(lambda p=page: p.attr("data-my-turn") == "yes", 20, "the player's turn")
+        wait_until(lambda p=page: p.attr("data-my-turn") == "yes", 60, "the player's turn")
         if game in ("scorecard", "zepherin", "classic-board"):
             before = int(page.attr("data-version"))
             page.page.keyboard.press("r")
-            wait_until(lambda p=page, b=before: int(p.attr("data-version")) > b, 10, "the roll")
+            wait_until(lambda p=page, b=before: int(p.attr("data-version")) > b, 60, "the roll")
             if page.page.is_visible("[data-testid=die-2]"):
                 page.page.keyboard.press("2")
         page.page.wait_for_timeout(700)  # let the roll animation settle before the picture

@@ -51,7 +51,7 @@ def _decide(page: Watched, seen: dict[str, bool]) -> str:
 
 def _play(server: Server, page: Watched, table: str) -> dict[str, bool]:
     seen = {"fold": False, "all-in": False}
-    wait_until(lambda: page.attr("data-status") == "playing", 10, "the game to start")
+    wait_until(lambda: page.attr("data-status") == "playing", 60, "the game to start")
     decisions = 0
     while page.attr("data-status") != "finished":
         # An all-in (anyone's) shows on the seat as the all-in tag while the hand runs (HE-13, PK-12).
@@ -62,7 +62,7 @@ def _play(server: Server, page: Watched, table: str) -> dict[str, bool]:
         before = int(page.attr("data-version"))
         if _decide(page, seen):
             decisions += 1
-            wait_until(lambda b=before: int(page.attr("data-version")) > b or page.attr("data-my-turn") != "yes", 15)
+            wait_until(lambda b=before: int(page.attr("data-version")) > b or page.attr("data-my-turn") != "yes", 60)
         assert decisions < 400
     return seen
 

@@ -24,7 +24,7 @@ def test_a_whole_zepherin_game_against_a_bot(server: Server, open_page) -> None:
     table = server.create("zepherin", ["open", "bot:greedy"], clock=60)
     page = open_page()
     page.sit(table, 0, server.join(table, 0, "Ann"))
-    wait_until(lambda: page.attr("data-status") == "playing", 10, "the game to start")
+    wait_until(lambda: page.attr("data-status") == "playing", 60, "the game to start")
     moves: dict[str, int] = {}
     while page.attr("data-status") != "finished":
         if page.attr("data-my-turn") != "yes":
@@ -34,7 +34,7 @@ def test_a_whole_zepherin_game_against_a_bot(server: Server, open_page) -> None:
         kind = _step(page)
         if kind:
             moves[kind] = moves.get(kind, 0) + 1
-            wait_until(lambda b=before: int(page.attr("data-version")) > b, 15, f"the {kind} to be applied")
+            wait_until(lambda b=before: int(page.attr("data-version")) > b, 60, f"the {kind} to be applied")
         assert sum(moves.values()) < 1500
     assert moves.get("claim", 0) > 0 and moves.get("roll", 0) > 0
     result = server.summary(table)["result"]

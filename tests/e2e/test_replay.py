@@ -27,7 +27,7 @@ def test_a_finished_table_and_an_uploaded_log_replay(server: Server, open_page, 
     assert "match the revealed seeds" in page.page.inner_text("[data-testid=verify-result]")
     # The same log, downloaded and opened from a file.
     log = tmp_path / "game.jsonl"
-    log.write_text(httpx.get(f"{server.url}/api/tables/{table}/log", timeout=10).text)
+    log.write_text(httpx.get(f"{server.url}/api/tables/{table}/log", timeout=60).text)
     page.page.goto(f"{server.url}/#/replay")
     page.page.set_input_files("#log-file", str(log))
     page.page.wait_for_selector("[data-testid=fairness]")

@@ -13,7 +13,7 @@ def _version(page: Watched) -> int:
 
 
 def _after(page: Watched, before: int, what: str) -> None:
-    wait_until(lambda: _version(page) > before, 15, what)
+    wait_until(lambda: _version(page) > before, 60, what)
 
 
 def _mine(page: Watched) -> bool:
@@ -27,7 +27,7 @@ def _play_turn(page: Watched, done: dict[str, bool], *, idle: bool) -> None:
     """
     if idle:
         # Let the clock run out (SC-14): the server rolls and scores for us; the turn passes.
-        wait_until(lambda: not _mine(page), 30, "the turn to time out")
+        wait_until(lambda: not _mine(page), 90, "the turn to time out")
         done["timeout"] = True
         return
     p = page.page
@@ -48,13 +48,13 @@ def _play_turn(page: Watched, done: dict[str, bool], *, idle: bool) -> None:
             done["hold"] = True
     try:
         if not done["hint"] and _mine(page):
-            p.click("[data-testid=hint]", timeout=5000)
-            p.wait_for_selector("[data-testid=hint-panel]", timeout=5000)
+            p.click("[data-testid=hint]", timeout=30_000)
+            p.wait_for_selector("[data-testid=hint-panel]", timeout=30_000)
             assert "Best:" in p.inner_text("[data-testid=hint-panel]")
             done["hint"] = True
         if _mine(page) and p.is_visible("[data-testid^=score-]"):
             before = _version(page)
-            p.click("[data-testid^=score-]", timeout=5000)
+            p.click("[data-testid^=score-]", timeout=30_000)
             _after(page, before, "the score")
     except PlaywrightTimeout:
         assert not _mine(page), "a control of the turn did not answer while the turn was still ours"
@@ -64,13 +64,13 @@ def test_two_people_play_a_whole_game_with_hold_reroll_hint_and_a_timeout(server
     # Load the solver in the server before the clock runs (a fresh machine builds its table once).
     warm = {"card": [None] * 13, "dice": [1, 2, 3, 4, 5], "rolls_used": 1}
     assert httpx.post(f"{server.url}/api/web/scorecard/hint", json=warm, timeout=600).status_code == 200
-    table = server.create("scorecard", ["open", "open"], clock=10)
+    table = server.create("scorecard", ["open", "open"], clock=20)
     pages = [open_page(), open_page(390, 844)]
     for seat, name in enumerate(("Ann", "Bob")):
         pages[seat].sit(table, seat, server.join(table, seat, name), name)
     done = {"hold": False, "hint": False, "timeout": False}
     turns = [0, 0]
-    wait_until(lambda: pages[0].attr("data-status") == "playing", 10, "the game to start")
+    wait_until(lambda: pages[0].attr("data-status") == "playing", 60, "the game to start")
     while pages[0].attr("data-status") != "finished":
         acted = False
         for seat, page in enumerate(pages):

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server, Watched
+from .conftest import PATIENCE, Server, Watched, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -49,27 +49,42 @@ def _dom_leaks(page: Watched) -> str | None:
     return f"dice {shown} drawn at seats ({phase})" if shown else None
 
 
+ENOUGH = 30
+"""State frames (and as many DOM checks) that make a good sample of a game; a short game is watched to its end."""
+BOT_SEATS_CLOCK = 1
+"""The clock of the one person's seat, who never connects: each of their decisions times out after this long."""
+
+
 @pytest.mark.parametrize(
     ("game", "config"),
     [("holdem", {"players": 3, "stack": 200}), ("peekpoker", {"players": 4, "stack": 48})],
 )
 def test_a_spectator_never_sees_hidden_dice(slow_bots: Server, open_page, game: str, config: dict[str, Any]) -> None:
     server = slow_bots
-    table = server.create(game, ["bot:random"] * config["players"], config=config, clock=60)
+    # Seat 0 is a person who joins only once the spectator watches, so the page sees the game from its first
+    # frame however slowly it opens; that person never connects, so their turns time out and the bots go on.
+    seats = ["open"] + ["bot:random"] * (config["players"] - 1)
+    table = server.create(game, seats, config=config, clock=BOT_SEATS_CLOCK)
     page = open_page(base=server.url)
     page.page.goto(f"{server.url}/#/table/{table}?watch")
     page.page.wait_for_selector("[data-testid=table]")
-    assert page.attr("data-seat") == ""
+    wait_until(lambda: page.attr("data-connection") == "open", what="the spectator's connection")
+    assert page.attr("data-seat") == "" and page.attr("data-status") == "waiting"
     assert page.page.locator(".bet-controls, [data-testid=roll], .ace-choice").count() == 0
-    deadline = time.monotonic() + 8
+    server.join(table, 0, "Absent")
     checked = 0
-    while page.attr("data-status") != "finished" and time.monotonic() < deadline:
+    deadline = time.monotonic() + PATIENCE  # an upper bound: the loop ends once it has seen enough
+    while time.monotonic() < deadline:
         leak = _dom_leaks(page)
         assert leak is None, leak
         checked += 1
+        states = sum(1 for f in page.frames if f.get("type") == "state")
+        if page.attr("data-status") == "finished" or (states >= ENOUGH and checked >= ENOUGH):
+            break
         page.page.wait_for_timeout(40)
     frames = [f for f in page.frames if f.get("type") == "state"]
-    assert len(frames) > 10 and checked > 10
+    assert len(frames) > 10 and checked > 10, f"{len(frames)} frames and {checked} checks in {PATIENCE:g} s"
+    assert any(f["status"] == "playing" for f in frames)
     for frame in page.frames:
         leak = _frame_leaks(frame)
         assert leak is None, leak

@@ -108,3 +108,29 @@ def test_stop_abandons_a_thinking_bot(slow_bot: SlowBot) -> None:
         assert service._tables[table_id].version == version and not service.dealer._thinking
 
     run(main())
+
+
+def test_a_bot_is_created_in_its_thinking_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Creating a bot may load or build its tables (seconds on a cold cache): never on the event loop."""
+    clock = FakeClock()
+    created: list[str] = []
+    bot = SlowBot()
+    bot.release.set()
+
+    def create(game: str, name: str) -> SlowBot:
+        created.append(threading.current_thread().name)
+        return bot
+
+    monkeypatch.setattr(dealer, "create_bot", create)
+
+    async def main() -> None:
+        service = new_service(MemoryStorage(), clock)
+        await service.start(scheduler=False)
+        table_id = str((await service.create_table("scorecard", {}, ["bot:random", "open"], 30))["id"])
+        await service.join(table_id, 1, "ann")
+        assert await service.tick() >= 1
+        assert service._tables[table_id].events[0].seat == 0
+        await service.stop()
+
+    run(main())
+    assert created and threading.main_thread().name not in created

@@ -323,3 +323,23 @@ def test_the_table_list_pages_through_the_archive_newest_first() -> None:
             await restarted.list_tables(limit=0)
 
     run(main())
+
+
+def test_state_frames_name_the_rematch_once_there_is_one() -> None:
+    clock = FakeClock()
+
+    async def main() -> None:
+        service = new_service(MemoryStorage(), clock)
+        await service.start(scheduler=False)
+        table_id = str((await service.create_table("scorecard", {}, ["open", "open"]))["id"])
+        tokens = [await service.join(table_id, seat, name) for seat, name in enumerate(("ann", "bob"))]
+        assert tokens[0]["seat"] == 0
+        assert (await frame(service, table_id, 0))["rematch"] is None
+        await service.act(table_id, 1, "resign")
+        assert (await frame(service, table_id, 0))["rematch"] is None  # finished, no rematch asked for yet
+        again = str((await service.rematch(table_id))["id"])
+        for seat in (0, 1, None):  # both players' pages and a spectator's
+            assert (await frame(service, table_id, seat))["rematch"] == again
+        assert (await frame(service, again, 0))["rematch"] is None
+
+    run(main())

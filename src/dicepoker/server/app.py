@@ -23,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicepoker.core.types import JSON
-from dicepoker.server import web_routes
+from dicepoker.server import warmup, web_routes
 from dicepoker.server.errors import ServiceError
 from dicepoker.server.logs import log_event
 from dicepoker.server.metrics import ServerMetrics
@@ -104,6 +104,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.loop = asyncio.get_running_loop()  # tests reach the service through it
+        if settings.warm_tables:
+            # Before the first request: a Hold'em showdown reads its table on the event loop (see warmup).
+            await asyncio.to_thread(warmup.warm_rules)
+            warmup.warm_bots_in_background()
         await storage.open()
         try:
             await service.start(scheduler=settings.scheduler)

@@ -21,6 +21,36 @@ MAX_PLAYERS_PROBED = 12
 AUTOFILL_BOTS = {"scorecard": "greedy", "zepherin": "greedy", "classic-board": "greedy"}
 """The bot that takes a play-now table's empty seats (``random`` for games not named here)."""
 
+SUMMARIES = {
+    "scorecard": (
+        "Thirteen rounds of five dice, up to three rolls a turn. Keep the dice you like and re-roll the rest, then "
+        "score exactly one open box of your card: the upper section (a 35-point bonus at 63), three and four of a "
+        "kind, full house, straights, five of a kind or chance. Every box is used once; the highest total wins."
+    ),
+    "zepherin": (
+        "Two teams on a 9×9 board of poker hands. Roll five dice up to three times, then place a chip on a square "
+        "labelled with your best hand. Five chips in a row make a protected run; two runs win. Five of a kind may "
+        "place anywhere, or remove an opponent's chip instead."
+    ),
+    "classic-board": (
+        "The original dice poker board game for 2 to 12 players in two or three teams, or up to three on their own. "
+        "Roll up to three times and claim a square of the hand you made (the best hand must be played), or a Lucky "
+        "square when the dice add up to 7 or 11. Five chips in a row make a run; the first team with two runs wins."
+    ),
+    "holdem": (
+        "Texas hold'em with suited dice drawn from a bag. Everyone antes, rolls two hidden pocket dice, and bets "
+        "over a Flop of three community dice, then a Turn and a River, in fixed limits of 10 and 20. The best five "
+        "of your seven dice take the pot; a Yahtzee flush ends the game at once. The last player with chips wins."
+    ),
+    "peekpoker": (
+        "Three hidden poker dice each (9 to Ace) and three community dice, with no-limit betting from a stack of "
+        "48. Peek, bet, call or fold; at the showdown the aces among your own dice may be re-rolled, and new aces "
+        "rolled again. "
+        "The best six-die hand takes the pot, and the last player with chips wins."
+    ),
+}
+"""``GET /api/games`` ``summary``: one paragraph per game for the lobby (the rules pages have the details)."""
+
 _TYPES = {"int": "int", "bool": "bool", "str": "str", "tuple[str, ...]": "list[str]"}
 
 
@@ -76,7 +106,8 @@ def _games() -> tuple[dict[str, JSON], ...]:
             {
                 "name": name,
                 "title": cls.title,
-                "summary": doc.splitlines()[0],
+                "summary": SUMMARIES.get(name, doc.splitlines()[0]),
+                "tagline": doc.splitlines()[0],
                 "players": {"min": low, "max": high, "default": default},
                 "config": [_field(name, f) for f in dataclasses.fields(cls.config_type)],
                 "bots": bot_names(name),

@@ -304,11 +304,8 @@ class Dealer:
         """Set the first bot to act thinking, as a task of its own (lock held)."""
         seats = table.record.seats
         seat = next(s for s in table.to_act() if seats[s].kind == "bot")
-        bot = table.bots.get(seat)
-        if bot is None:
-            bot = table.bots[seat] = create_bot(table.record.game, seats[seat].bot or "random")
         state = table.state
-        think = _thinker(bot.choose, state.view(seat), state.legal_actions(seat), table.bot_rng)
+        think = _thinker(table, seat, state.view(seat), state.legal_actions(seat), table.bot_rng)
         table.bot_due = None
         task = asyncio.create_task(self._bot_move(table, seat, table.version, think))
         table.thinking = task
@@ -336,6 +333,13 @@ class Dealer:
                 self.after_change(table)
 
 
-def _thinker(choose: Callable[..., Any], *args: Any) -> Callable[[], Awaitable[Any]]:
-    # In a thread: a strong bot may think for seconds, and the event loop must go on meanwhile.
-    return lambda: asyncio.to_thread(choose, *args)
+def _thinker(table: Table, seat: Seat, *args: Any) -> Callable[[], Awaitable[Any]]:
+    # In a thread: a strong bot may think for seconds, and creating one may load (or, on a cold cache, build)
+    # its tables (the scorecard's optimal strategy, the PeekPoker equity tables): the event loop goes on.
+    def think() -> Any:
+        bot = table.bots.get(seat)
+        if bot is None:
+            bot = table.bots[seat] = create_bot(table.record.game, table.record.seats[seat].bot or "random")
+        return bot.choose(*args)
+
+    return lambda: asyncio.to_thread(think)

@@ -35,6 +35,8 @@ class Settings:
     """The wall clock of the turn clocks (tests inject a fake one)."""
     scheduler: bool = True
     """Run the scheduler task (tests with a fake clock may call ``service.tick()`` themselves)."""
+    warm_tables: bool = True
+    """Load the rules' lookup tables before serving, and the bots' in the background (:mod:`.warmup`)."""
     storage: Storage | None = field(default=None, compare=False)
     """A storage to use instead of ``db_url`` (tests)."""
     pubsub: PubSub | None = field(default=None, compare=False)

@@ -186,6 +186,7 @@ class Table:
             "seats": self.seats_json(),
             "last": last,
             "result": self.record.result,
+            "rematch": self.record.rematch,  # set once a finished table has one: every page can offer it
         }
 
     def log_text(self) -> str:

@@ -11,23 +11,9 @@ const SAMPLES = {
   peekpoker: { kind: "poker", dice: ["A", "A", "K", "Q", "J", "9"] },
 };
 
-// One paragraph per game for the lobby (the server's own summaries are one line).
-const SUMMARIES = {
-  scorecard: "Thirteen rounds of five dice and up to three rolls a turn. Hold the dice you like, re-roll the rest, "
-    + "then fill one box of your card: straights, full houses, five of a kind, or the upper section for a 35-point "
-    + "bonus. Highest total wins; a 30-second clock keeps the game moving.",
-  zepherin: "Two teams race to make two runs of five chips in a row on a 9×9 board. Roll a poker hand, claim a square "
-    + "labelled with it, and use five of a kind to place anywhere or knock an opponent's chip off the board.",
-  "classic-board": "The classic dice board game for 2 to 12 players in two or three teams: claim the square your "
-    + "hand names, play Lucky 7 and Lucky 11, bounce chips when the straights or full houses are taken.",
-  holdem: "Texas hold'em with suited dice drawn from a bag: two hidden pocket dice each, five community dice over "
-    + "the Flop, Turn and River, and limit betting. Last player with chips wins.",
-  peekpoker: "Three hidden poker dice each (9 to Ace) and three community dice, with no-limit betting. At the "
-    + "showdown every ace may be re-rolled — if more aces come, you may roll again. Crazy aces!",
-};
-
+// The summary is the server's (GET /api/games: one paragraph per game, from its catalog).
 export function gameSummary(game) {
-  return SUMMARIES[game.name] || game.summary;
+  return game.summary || "";
 }
 
 export function seatName(seat) {
@@ -221,7 +207,8 @@ function TableRow({ table, titles, name, setError }) {
   const rematch = async () => {
     try {
       const next = await api.rematch(table.id);
-      if (mine) await joinSeat(next.id, mine.seat, mine.name || name || "Guest");
+      // The rematch keeps the seats and their tokens (the server copies them): no join, just remember it.
+      if (mine) storeSeat(next.id, mine.seat, mine.token, mine.name || name || "Guest");
       go(`#/table/${next.id}`);
     } catch (err) {
       setError(`Rematch: ${err.message}`);

@@ -51,6 +51,37 @@ function Upload({ onText }) {
   </section>`;
 }
 
+// The betting games' views number their hands: a whole game's moves are listed hand by hand.
+function handOf(view) {
+  const hand = view ? view.hand ?? view.hand_number : null;
+  return typeof hand === "number" ? hand : null;
+}
+
+function MoveItems({ moves, step, setStep }) {
+  return moves.map((m) => html`<li class=${`${m.chance ? "chance" : ""}${m.i === step ? " current" : ""}`}>
+    <button class="link" onClick=${() => setStep(m.i)} aria-current=${m.i === step ? "step" : null}>${m.text}</button></li>`);
+}
+
+// One collapsible group per hand (the hand of the current move open); a flat list for the other games.
+function MoveList({ moves, step, setStep }) {
+  if (!moves.some((m) => m.hand !== null)) {
+    return html`<ol tabindex="0" aria-label="moves"><${MoveItems} moves=${moves} step=${step} setStep=${setStep} /></ol>`;
+  }
+  const groups = [];
+  for (const move of moves) {
+    const last = groups[groups.length - 1];
+    if (last && last.hand === move.hand) last.moves.push(move);
+    else groups.push({ hand: move.hand, moves: [move] });
+  }
+  const current = groups.find((g) => g.moves.some((m) => m.i === step)) || groups[0];
+  return html`<div class="move-groups" data-testid="move-groups">${groups.map((g) => html`<details class="hand-group"
+      open=${g === current} data-testid="hand-group">
+    <summary>${g.hand === null ? "Before the first hand" : `Hand ${g.hand}`} · ${g.moves.length} moves</summary>
+    <ol aria-label=${g.hand === null ? "moves before the first hand" : `moves of hand ${g.hand}`}>
+      <${MoveItems} moves=${g.moves} step=${step} setStep=${setStep} /></ol>
+  </details>`)}</div>`;
+}
+
 export function ReplayPage({ id }) {
   const [text, setText] = useState(null);
   const [source, setSource] = useState(id ? `table ${id}` : "");
@@ -111,7 +142,8 @@ export function ReplayPage({ id }) {
   const frame = frames[step];
   const names = Array.from({ length: data.players }, (_, s) => (seats && seats[s] ? seatName(seats[s]) : `Seat ${s + 1}`));
   const fakeFrame = { seat, seats: seats || [] };
-  const moves = frames.map((f, i) => (f.last ? { i, ...describeEvent(data.game, f.last, fakeFrame) } : null)).filter(Boolean);
+  const moves = frames.map((f, i) => (f.last ? { i, hand: handOf(f.view), ...describeEvent(data.game, f.last, fakeFrame) } : null))
+    .filter(Boolean);
   return html`<div class="replay">
     <div class="table-head"><div><h1>Replay: ${data.game}</h1><p class="muted">${source} · ${frames.length - 1} events
       ${data.result ? ` · ${data.result.reason}` : " · unfinished"}</p></div>
@@ -142,8 +174,7 @@ export function ReplayPage({ id }) {
       </div>
       <aside class="table-side">
         <section class="panel history" aria-labelledby="moves-title"><h2 id="moves-title">Moves</h2>
-          <ol tabindex="0" aria-label="moves">${moves.map((m) => html`<li class=${`${m.chance ? "chance" : ""}${m.i === step ? " current" : ""}`}>
-            <button class="link" onClick=${() => setStep(m.i)}>${m.text}</button></li>`)}</ol></section>
+          <${MoveList} moves=${moves} step=${step} setStep=${setStep} /></section>
         <${Fairness} record=${data.fairness} text=${text} />
         ${data.result ? html`<section class="panel"><h2>Result</h2><p>${data.result.reason}</p>
           <ol class="final-scores">${data.result.scores.map((sc, s) => html`<li class=${data.result.winners.includes(s) ? "winner" : ""}>

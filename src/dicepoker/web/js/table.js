@@ -1,6 +1,6 @@
 // A table page: the live connection, seats, clock, result, history; the game itself is drawn by games/*.js.
 import { html, useEffect, useRef, useState } from "../vendor/htm-preact.js";
-import { TableConnection, api, seatAt, storedName } from "./api.js";
+import { TableConnection, api, seatAt, storeSeat, storedName } from "./api.js";
 import { capitalise, joinSeat, seatName } from "./lobby.js";
 import { GameView, describeEvent } from "./games/index.js";
 
@@ -48,6 +48,33 @@ function ConnectionBanner({ status }) {
   return html`<div class="banner reconnecting" role="status" data-testid="connection">${text}</div>`;
 }
 
+// A rematch keeps the seats, and a person keeps their seat's token (the server copies it): store it for the
+// new table so that its page opens in the same seat.
+export function followRematch(tableId, rematchId) {
+  const mine = seatAt(tableId);
+  if (mine) storeSeat(rematchId, mine.seat, mine.token, mine.name || storedName() || "Guest");
+  location.hash = `#/table/${rematchId}`;
+}
+
+// Resigning ends the game for this seat: a confirmation dialog first (a native <dialog>: focus moves into
+// it, Escape cancels, and focus returns to the button).
+function ResignButton({ act }) {
+  const dialog = useRef(null);
+  const open = () => dialog.current?.showModal();
+  const close = () => dialog.current?.close();
+  return html`<div class="resign">
+    <button class="danger" onClick=${open} data-testid="resign" aria-haspopup="dialog">Resign</button>
+    <dialog ref=${dialog} aria-labelledby="resign-title" aria-describedby="resign-text" data-testid="resign-dialog">
+      <h2 id="resign-title">Resign this game?</h2>
+      <p id="resign-text">You lose the game at once; the others play on or win. This cannot be undone.</p>
+      <div class="actions">
+        <button onClick=${close} data-testid="resign-cancel" autofocus>Keep playing</button>
+        <button class="danger" onClick=${() => { close(); act("resign"); }} data-testid="resign-confirm">Resign</button>
+      </div>
+    </dialog>
+  </div>`;
+}
+
 function ResultPanel({ frame, names, tableId, mySeat }) {
   const result = frame.result;
   const [rematchError, setRematchError] = useState("");
@@ -60,8 +87,7 @@ function ResultPanel({ frame, names, tableId, mySeat }) {
   const rematch = async () => {
     try {
       const next = await api.rematch(tableId);
-      if (mySeat != null) await joinSeat(next.id, mySeat, seatAt(tableId)?.name || storedName() || "Guest");
-      location.hash = `#/table/${next.id}`;
+      followRematch(tableId, next.id);
     } catch (err) {
       setRematchError(err.message);
     }
@@ -74,8 +100,9 @@ function ResultPanel({ frame, names, tableId, mySeat }) {
     <div class="actions">
       <a class="button" href=${`#/replay/${tableId}`}>Replay this game</a>
       <a class="button" href=${`/api/tables/${tableId}/log`} download=${`${tableId}.jsonl`}>Download the log</a>
-      ${frame.rematch ? html`<a class="button primary" href=${`#/table/${frame.rematch}`}>To the rematch</a>`
-        : html`<button class="primary" onClick=${rematch}>Rematch</button>`}
+      ${frame.rematch ? html`<button class="primary" onClick=${() => followRematch(tableId, frame.rematch)}
+          data-testid="to-rematch">${mySeat != null ? "Join the rematch" : "Watch the rematch"}</button>`
+        : html`<button class="primary" onClick=${rematch} data-testid="rematch">Rematch</button>`}
       <a class="button" href="#/">Lobby</a>
     </div>
     ${rematchError ? html`<p class="alert" role="alert">${rematchError}</p>` : null}
@@ -184,7 +211,10 @@ export function TablePage({ id, watch }) {
         <p class="muted">Table ${id} · ${frame.status}${spectator ? " · watching" : ""}
           ${frame.clock === null && frame.status === "playing" ? " · no clock" : ""}</p>
       </div>
-      <${Clock} clock=${frame.clock} names=${names} mySeat=${frame.seat} />
+      <div class="table-head-side">
+        <${Clock} clock=${frame.clock} names=${names} mySeat=${frame.seat} />
+        ${act && frame.status === "playing" ? html`<${ResignButton} act=${act} />` : null}
+      </div>
     </div>
     ${toast ? html`<div class="alert" role="alert" data-testid="error">${toast}
       <button class="ghost" onClick=${() => setToast("")} aria-label="Dismiss the message">✕</button></div>` : null}
