@@ -29,7 +29,7 @@ from dicepoker.server.logs import log_event
 from dicepoker.server.metrics import ServerMetrics
 from dicepoker.server.models import CreateTable, Join, PlayNow
 from dicepoker.server.pubsub import InProcessPubSub
-from dicepoker.server.service import DEFAULT, TableService
+from dicepoker.server.service import DEFAULT, MAX_PAGE, TableService
 from dicepoker.server.settings import Settings
 from dicepoker.server.storage import MemoryStorage, Storage
 from dicepoker.server.ws import serve_socket
@@ -191,14 +191,17 @@ def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics) -> None
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable) -> dict[str, JSON]:
         clock = body.clock if "clock" in body.model_fields_set else DEFAULT
-        return await service.create_table(body.game, body.config, body.seats, clock)
+        return await service.create_table(body.game, body.config, body.seats, clock, time_bank=body.time_bank)
 
     @app.get("/api/tables")
     async def list_tables(
         game: Annotated[str | None, Query(max_length=40)] = None,
         status: Literal["waiting", "playing", "finished"] | None = None,
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
+        offset: Annotated[int, Query(ge=0, le=2**31)] = 0,
     ) -> dict[str, JSON]:
-        return {"tables": await service.list_tables(game=game, status=status)}
+        """Every table, finished ones from the archive included, newest first, a page at a time."""
+        return await service.list_tables(game=game, status=status, limit=limit, offset=offset)
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: TableId) -> dict[str, JSON]:

@@ -15,6 +15,8 @@ from dicepoker.server.errors import Invalid
 CLOCK_DEFAULTS = {"scorecard": 30.0}
 """CM-6: 30 s for the scorecard game, 60 s for the others."""
 OTHER_CLOCK = 60.0
+TIME_BANK_GAMES = ("holdem", "peekpoker")
+"""The betting games, whose tables may have a per-player time bank (``POST /api/tables`` ``time_bank``)."""
 MAX_PLAYERS_PROBED = 12
 AUTOFILL_BOTS = {"scorecard": "greedy", "zepherin": "greedy", "classic-board": "greedy"}
 """The bot that takes a play-now table's empty seats (``random`` for games not named here)."""
@@ -79,6 +81,7 @@ def _games() -> tuple[dict[str, JSON], ...]:
                 "config": [_field(name, f) for f in dataclasses.fields(cls.config_type)],
                 "bots": bot_names(name),
                 "clock_default": clock_default(name),
+                "time_bank": name in TIME_BANK_GAMES,
             }
         )
     return tuple(found)

@@ -19,6 +19,8 @@ class CreateTable(BaseModel):
     seats: list[Annotated[StrictStr, Field(max_length=40)]] | None = Field(default=None, max_length=12)
     clock: Clock | None = None
     """Omitted: the game's CM-6 default; ``null``: no clock."""
+    time_bank: Clock | None = None
+    """Betting games: seconds of time bank per seat, drawn once a decision's clock runs out; needs a clock."""
 
 
 class Join(BaseModel):

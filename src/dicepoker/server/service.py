@@ -1,63 +1,45 @@
-"""The table service: tables, seats, clocks and bots, with no transport inside (DESIGN "Server shape").
+"""The table service: finding, creating and seating tables, and who is connected (no transport inside).
 
-Every change to a table happens under that table's lock, in this order: check (auth, version, rules),
-roll any dice due from the table's fairness RNG, commit to storage, and only then update the table in
-memory and publish "table changed". So nothing is ever heard of before it is durable (accept = commit),
-and a failed commit leaves the table as it was.
+What moves a game on (actions, dice, clocks, time banks, bots) is the :class:`~.dealer.Dealer`'s; this
+module is the lobby side of a table (DESIGN "Server shape"), and the one object the app talks to.
 
-Time is data: each table holds the deadline of its current decision, the moment its bot should move and
-the moment a play-now table is filled with bots. One scheduler task sleeps until the earliest of those
-(a heap) and calls :meth:`TableService.tick`; tests inject ``now`` and call ``tick`` themselves.
+**Presence.** A person's WebSocket (dis)connecting changes only their seat's ``connected``. That is not a
+new state: the table's revision stays, and the subscribers get ``{"presence": n}`` on the bus, on which each
+connection sends the small frame ``{"type": "presence", "table", "seats"}`` (``seats`` as in a state
+frame) rather than the whole state again. Only a change of a seat's ``connected`` is announced: a second
+connection of the same seat, and spectators coming and going (their count is in the summary), announce
+nothing, so a crowd of spectators reconnecting costs nothing but their own first frames.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
-import heapq
-import itertools
 import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
-from dicepoker.bots.registry import create_bot
-from dicepoker.core.errors import ConfigError, DicePokerError
-from dicepoker.core.types import JSON, Action, Seat, Timeout
+from dicepoker.core.errors import ConfigError
+from dicepoker.core.types import JSON, Seat
 from dicepoker.games.registry import AnyGame, create
 from dicepoker.server import catalog
-from dicepoker.server.errors import Conflict, Invalid, NotFound, Rejected, Unauthorized
-from dicepoker.server.fairness import FairRandom, commitment, new_server_seed
+from dicepoker.server.clocks import time_bank
+from dicepoker.server.dealer import Dealer, Metrics, NoMetrics
+from dicepoker.server.errors import Conflict, Invalid, NotFound, Unauthorized
+from dicepoker.server.fairness import commitment, new_server_seed
 from dicepoker.server.logs import log_event
 from dicepoker.server.pubsub import PubSub
-from dicepoker.server.storage import EventRecord, SeatRecord, Storage, TableRecord
-from dicepoker.server.table import FINISHED, PLAYING, WAITING, Last, Table, token_hash
+from dicepoker.server.storage import SeatRecord, Storage, TableRecord
+from dicepoker.server.table import FINISHED, PLAYING, WAITING, Table, summary, token_hash
 
 DEFAULT = object()
 """``create_table(clock=DEFAULT)``: the game's CM-6 clock (``None`` means no clock)."""
 MAX_CLOCK = 86_400.0
-MAX_TICK_ROUNDS = 100_000
-KEEP_FINISHED = 1000
-"""Finished tables kept in memory; older ones are read back from the archive when asked for."""
+MAX_PAGE = 200
+"""Most tables one ``GET /api/tables`` lists."""
 logger = logging.getLogger("dicepoker.server.tables")
-
-
-class Metrics(Protocol):
-    """What the service reports; the app plugs Prometheus in."""
-
-    def accepted(self, seconds: float) -> None: ...
-
-    def rejected(self, kind: str) -> None: ...
-
-
-class _NoMetrics:
-    def accepted(self, seconds: float) -> None:
-        return None
-
-    def rejected(self, kind: str) -> None:
-        return None
 
 
 class TableService:
@@ -77,55 +59,49 @@ class TableService:
         self.pubsub = pubsub
         self.now = now
         self.autofill = autofill
-        self.bot_delay = bot_delay
-        self.metrics: Metrics = metrics or _NoMetrics()
         self._tables: dict[str, Table] = {}
-        self._heap: list[tuple[float, int, str]] = []
-        self._counter = itertools.count()
-        self._wake = asyncio.Event()
-        self._scheduler: asyncio.Task[None] | None = None
+        self.dealer = Dealer(
+            self._tables, storage, pubsub, now=now, bot_delay=bot_delay, metrics=metrics or NoMetrics()
+        )
 
     # -- life cycle ---------------------------------------------------------------------------------
     async def start(self, *, scheduler: bool = True) -> None:
         """Restore every unfinished table from storage, then start the scheduler (unless told not to)."""
         for record, events in await self.storage.unfinished():
-            table = self._restore(record, events)
+            table = Table.restore(record, events)
             if record.status == PLAYING and record.remaining is not None:
                 record.deadline = self.now() + record.remaining  # downtime is not charged (issue 9 §5)
             self._tables[record.id] = table
             log_event(logger, "restored", table=record.id, game=record.game, version=record.version)
             async with table.lock:
                 # A crash between the last join and the start leaves a full table waiting: start it now.
-                await self._maybe_start(table)
-            self._after_change(table)
+                await self.dealer.maybe_start(table)
+            self.dealer.after_change(table)
         if scheduler:
-            self._scheduler = asyncio.create_task(self._run_scheduler(), name="dicepoker-scheduler")
+            self.dealer.start_scheduler()
 
     async def stop(self) -> None:
-        if self._scheduler is not None:
-            self._scheduler.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._scheduler
-            self._scheduler = None
+        await self.dealer.stop()
 
-    def _restore(self, record: TableRecord, events: list[EventRecord]) -> Table:
-        game = create(record.game, **record.config)
-        state = game.initial_state()
-        table = Table(record, game, state, list(events))
-        for index, event in enumerate(events):
-            before = state
-            state = state.apply(game.parse_action(event.action), event.seat)
-            if event.seat is not None:
-                table.last = Last(event.seat, event.action, _simultaneous(before))
-                if event.client_id is not None:
-                    acked = index + 1
-                    while acked < len(events) and events[acked].seat is None:
-                        acked += 1  # the dice that followed belonged to the same commit
-                    table.accepted[(event.seat, event.client_id)] = acked
-        table.state = state
-        if record.status == PLAYING:
-            table.rng = FairRandom(bytes.fromhex(record.server_seed), record.client_seeds or [], record.rng_counter)
-        return table
+    # -- acting and time (the dealer's) -------------------------------------------------------------
+    async def act(
+        self, table_id: str, seat: Seat, text: str, *, version: int | None = None, client_id: str | None = None
+    ) -> int:
+        """Apply ``seat``'s action (text form); returns the table's version after it. Raises
+        :class:`Rejected` with the reason and changes nothing. A client id already accepted is answered
+        with the version its acceptance produced, and not applied again."""
+        return await self.dealer.act(await self._table(table_id), seat, text, version=version, client_id=client_id)
+
+    async def tick(self) -> int:
+        """Apply everything due by ``now()`` and wait for the bots it set thinking (tests: see Dealer.tick)."""
+        return await self.dealer.tick()
+
+    def next_due(self) -> float | None:
+        return self.dealer.scheduler.next_due()
+
+    def poke(self) -> None:
+        """Wake the scheduler (after a test moved the clock, or any change of due times)."""
+        self.dealer.scheduler.poke()
 
     # -- lookups ------------------------------------------------------------------------------------
     def games(self) -> list[dict[str, JSON]]:
@@ -138,20 +114,27 @@ class TableService:
         loaded = await self.storage.load(table_id) if len(table_id) <= 64 else None
         if loaded is None:
             raise NotFound(f"no table {table_id[:64]!r}")
-        table = self._restore(*loaded)
+        table = Table.restore(*loaded)
         self._tables.setdefault(table_id, table)  # finished tables come back from the archive on demand
         return self._tables[table_id]
 
     async def summary(self, table_id: str) -> dict[str, JSON]:
         return (await self._table(table_id)).summary()
 
-    async def list_tables(self, *, game: str | None = None, status: str | None = None) -> list[dict[str, JSON]]:
-        """Tables held by this server (waiting, playing, and those finished since it started), newest first."""
-        found = [
-            t for t in self._tables.values() if (game is None or t.record.game == game) and (status in (None, t.status))
-        ]
-        found.sort(key=lambda t: t.record.created, reverse=True)
-        return [t.summary() for t in found[:200]]
+    async def list_tables(
+        self, *, game: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
+    ) -> dict[str, JSON]:
+        """A page of every table, the archive included, newest first: ``{"tables", "limit", "offset",
+        "next"}``, ``next`` being the offset of the next page or ``None`` after the last one."""
+        if not 1 <= limit <= MAX_PAGE or offset < 0:
+            raise Invalid(f"limit is 1 to {MAX_PAGE} and offset 0 or more")
+        records = await self.storage.list_tables(game=game, status=status, limit=limit + 1, offset=offset)
+        page: list[JSON] = []
+        for record in records[:limit]:
+            table = self._tables.get(record.id)  # live: connections, and a change not yet on the page's read
+            page.append(table.summary() if table is not None else summary(record))
+        more = len(records) > limit
+        return {"tables": page, "limit": limit, "offset": offset, "next": offset + limit if more else None}
 
     def count_by_status(self) -> dict[str, int]:
         counts = {WAITING: 0, PLAYING: 0, FINISHED: 0}
@@ -177,6 +160,9 @@ class TableService:
         table = await self._table(table_id)
         return table.revision, table.frame_text(seat, self.now())
 
+    async def presence_frame(self, table_id: str) -> dict[str, JSON]:
+        return (await self._table(table_id)).presence_frame()
+
     async def authenticate(self, table_id: str, token: str | None) -> Seat | None:
         """The seat a token acts for; ``None`` (spectator) without a token; :class:`Unauthorized` if wrong."""
         table = await self._table(table_id)
@@ -191,20 +177,24 @@ class TableService:
         table = self._tables.get(table_id)
         return -1 if table is None else table.revision
 
-    # -- connections --------------------------------------------------------------------------------
+    # -- connections (see "Presence" in the module docstring) ---------------------------------------
     async def connect(self, table_id: str, seat: Seat | None) -> None:
         table = await self._table(table_id)
         table.connections[seat] = table.connections.get(seat, 0) + 1
-        table.revision += 1
-        await self._publish(table)
+        if seat is not None and table.connections[seat] == 1:
+            await self._presence(table)
 
     async def disconnect(self, table_id: str, seat: Seat | None) -> None:
         table = self._tables.get(table_id)
         if table is None:
             return
         table.connections[seat] = max(0, table.connections.get(seat, 0) - 1)
-        table.revision += 1
-        await self._publish(table)
+        if seat is not None and table.connections[seat] == 0:
+            await self._presence(table)
+
+    async def _presence(self, table: Table) -> None:
+        table.presence += 1
+        await self.dealer.publish(table, presence=table.presence)
 
     # -- tables -------------------------------------------------------------------------------------
     async def create_table(
@@ -214,10 +204,12 @@ class TableService:
         seats: Sequence[str] | None = None,
         clock: float | object | None = DEFAULT,
         *,
+        time_bank: float | None = None,
         autofill: bool = False,
     ) -> dict[str, JSON]:
-        """A new waiting table; 201 ``{"id", "commitment"}``. Bots take their seats at once."""
-        table = self._new_table(game, config or {}, seats, clock)
+        """A new waiting table; 201 ``{"id", "commitment"}``. Bots take their seats at once.
+        ``time_bank``: seconds per seat for the betting games (see :mod:`.clocks`)."""
+        table = self._new_table(game, config or {}, seats, clock, time_bank)
         if autofill:
             table.record.autofill = self.now() + self.autofill
             table.record.options["play_now"] = True
@@ -229,10 +221,12 @@ class TableService:
                 del self._tables[table.id]
                 raise
             log_event(logger, "created", table=table.id, game=game, seats=[s.kind for s in table.record.seats])
-            await self._maybe_start(table)
+            await self.dealer.maybe_start(table)
         return {"id": table.id, "commitment": table.record.commitment}
 
-    def _new_table(self, game: str, config: Mapping[str, Any], seats: Sequence[str] | None, clock: object) -> Table:
+    def _new_table(
+        self, game: str, config: Mapping[str, Any], seats: Sequence[str] | None, clock: object, bank: float | None
+    ) -> Table:
         try:
             instance: AnyGame = create(game, **dict(config))
         except ConfigError as exc:
@@ -255,6 +249,16 @@ class TableService:
             seconds = float(clock)
         else:
             raise Invalid(f"clock is a number of seconds above 0 and at most {MAX_CLOCK:g}, or null")
+        options: dict[str, JSON] = {}
+        if bank is not None:
+            if game not in catalog.TIME_BANK_GAMES:
+                betting = ", ".join(catalog.TIME_BANK_GAMES)
+                raise Invalid(f"a time bank is for the betting games ({betting}), not {game}")
+            if seconds is None:
+                raise Invalid("a time bank needs a clock")
+            if isinstance(bank, bool) or not 0 < bank <= MAX_CLOCK:
+                raise Invalid(f"time_bank is a number of seconds above 0 and at most {MAX_CLOCK:g}, or null")
+            options["time_bank"] = bank
         seed = new_server_seed()
         record = TableRecord(
             id=secrets.token_hex(8),
@@ -266,6 +270,7 @@ class TableService:
             commitment=commitment(seed),
             server_seed=seed.hex(),
             created=self.now(),
+            options=options,
         )
         return Table(record, instance, instance.initial_state(), [])
 
@@ -288,9 +293,9 @@ class TableService:
                 raise
             log_event(logger, "joined", table=table_id, seat=seat, name=name)
             table.revision += 1
-            if not await self._maybe_start(table):
-                self._after_change(table)
-                await self._publish(table)
+            if not await self.dealer.maybe_start(table):
+                self.dealer.after_change(table)
+                await self.dealer.publish(table)
         return {"seat": seat, "token": token}
 
     async def play_now(self, game: str, name: str, client_seed: str | None = None) -> dict[str, JSON]:
@@ -327,8 +332,8 @@ class TableService:
             if old.rematch is not None:
                 found = await self._table(old.rematch)
                 return {"id": found.id, "commitment": found.record.commitment}
-            new = self._new_table(old.game, old.config, ["open"] * len(old.seats), old.clock)
-            new.record.seats = [dataclasses.replace(s) for s in old.seats]
+            new = self._new_table(old.game, old.config, ["open"] * len(old.seats), old.clock, time_bank(old))
+            new.record.seats = [dataclasses.replace(s, bank=None) for s in old.seats]
             new.record.rematch_of = old.id
             self._tables[new.id] = new
             async with new.lock:
@@ -337,255 +342,6 @@ class TableService:
                 await self.storage.save(old)
                 log_event(logger, "rematch", table=table_id, rematch=new.id)
                 table.revision += 1
-                await self._publish(table)
-                await self._maybe_start(new)
+                await self.dealer.publish(table)
+                await self.dealer.maybe_start(new)
         return {"id": new.id, "commitment": new.record.commitment}
-
-    async def _maybe_start(self, table: Table) -> bool:
-        """Start a waiting table whose seats are all filled: fix the client seeds, then roll. Lock held."""
-        record = table.record
-        if record.status != WAITING or any(s.kind == "open" for s in record.seats):
-            return False
-        record.client_seeds = [s.client_seed for s in record.seats if s.client_seed is not None]
-        record.status = PLAYING
-        record.autofill = None
-        table.rng = FairRandom(bytes.fromhex(record.server_seed), record.client_seeds, 0)
-        log_event(logger, "started", table=record.id, game=record.game)
-        try:
-            await self._commit(table, [])
-        except BaseException:
-            record.status, record.client_seeds, table.rng = WAITING, None, None
-            raise
-        return True
-
-    # -- actions ------------------------------------------------------------------------------------
-    async def act(
-        self, table_id: str, seat: Seat, text: str, *, version: int | None = None, client_id: str | None = None
-    ) -> int:
-        """Apply ``seat``'s action (text form); returns the table's version after it. Raises
-        :class:`Rejected` with the reason and changes nothing. A client id already accepted is answered
-        with the version its acceptance produced, and not applied again."""
-        started = time.perf_counter()
-        table = await self._table(table_id)
-        async with table.lock:
-            if client_id is not None and (seat, client_id) in table.accepted:
-                self.metrics.rejected("duplicate")
-                return table.accepted[(seat, client_id)]
-            if table.status != PLAYING:
-                self.metrics.rejected("not_playing")
-                raise Rejected(f"the table is {table.status}")
-            if version is not None and version != table.version:
-                self.metrics.rejected("stale")
-                raise Rejected(f"stale version {version} (table is at {table.version})")
-            try:
-                action = table.game.parse_action(text)
-                if isinstance(action, Timeout):
-                    raise Rejected("timeouts are applied by the server's clock")
-                table.state.check(action, seat)
-            except DicePokerError as exc:
-                self.metrics.rejected("illegal")
-                raise Rejected(str(exc)) from None
-            await self._commit(table, [(seat, action, client_id)])
-            if client_id is not None:
-                table.accepted[(seat, client_id)] = table.version
-            self.metrics.accepted(time.perf_counter() - started)
-            return table.version
-
-    async def _commit(self, table: Table, moves: Sequence[tuple[Seat, Action, str | None]]) -> None:
-        """Apply checked moves, roll the dice that follow, commit, then update memory and publish."""
-        record = table.record
-        state, before_to_act = table.state, table.to_act()
-        events: list[EventRecord] = []
-        last = table.last
-        seq = record.version
-        for seat, action, client_id in moves:
-            last = Last(seat, str(action), _simultaneous(state))
-            state = state.apply(action, seat)
-            seq += 1
-            events.append(EventRecord(seq, seat, str(action), client_id))
-        rng = table.rng
-        assert rng is not None
-        counter = rng.counter
-        while state.is_chance:
-            outcome = state.sample_chance(rng)
-            state = state.apply(outcome)
-            seq += 1
-            events.append(EventRecord(seq, None, str(outcome)))
-        saved = (record.version, record.rng_counter, record.status, record.result, record.deadline, record.remaining)
-        now = self.now()
-        record.version, record.rng_counter = seq, rng.counter
-        if state.is_terminal:
-            record.status, record.result = FINISHED, state.result().to_json()
-        record.deadline = self._deadline(table, state, before_to_act, moves, now)
-        record.remaining = None if record.deadline is None else record.deadline - now
-        try:
-            await self.storage.save(record, events)
-        except BaseException:
-            # Nothing happened: the record, and the dice stream, are as they were before.
-            record.version, record.rng_counter, record.status, record.result, record.deadline, record.remaining = saved
-            table.rng = FairRandom(bytes.fromhex(record.server_seed), record.client_seeds or [], counter)
-            raise
-        table.state, table.last = state, last
-        table.events.extend(events)
-        table.revision += 1
-        for seat, action, _ in moves:
-            kind = "timeout" if isinstance(action, Timeout) else "action"
-            log_event(logger, kind, table=record.id, game=record.game, seat=seat, action=str(action), version=seq)
-        if record.status == FINISHED:
-            log_event(logger, "finished", table=record.id, game=record.game, result=record.result)
-            self._evict()
-        self._after_change(table)
-        await self._publish(table)
-
-    def _deadline(
-        self,
-        table: Table,
-        state: Any,
-        before: tuple[Seat, ...],
-        moves: Sequence[tuple[Seat, Action, str | None]],
-        now: float,
-    ) -> float | None:
-        clock = table.record.clock
-        if clock is None or state.is_terminal or table.record.status != PLAYING:
-            return None
-        after = tuple(state.to_act)
-        previous = table.record.deadline
-        simultaneous_rest = len(before) > 1 and set(after) < set(before) and all(s in before for s, _, _ in moves)
-        if previous is not None and moves and simultaneous_rest:
-            return previous  # the others of a simultaneous decision keep their clock
-        return now + clock
-
-    # -- the scheduler ------------------------------------------------------------------------------
-    def _after_change(self, table: Table) -> None:
-        """Recompute when the bot moves and put the table's next due moment on the heap."""
-        to_act = table.to_act()
-        seats = table.record.seats
-        wants_bot = any(seats[s].kind == "bot" for s in to_act)
-        if not wants_bot:
-            table.bot_due = None
-        elif table.bot_due is None or table.bot_due < self.now():
-            table.bot_due = self.now() + self.bot_delay
-        due = table.due()
-        if due is not None and due != table.scheduled:
-            heapq.heappush(self._heap, (due, next(self._counter), table.id))
-            if self._heap[0][2] == table.id:
-                self._wake.set()
-        table.scheduled = due
-
-    def _evict(self) -> None:
-        """Forget the oldest finished tables nobody watches, beyond :data:`KEEP_FINISHED` (they stay stored)."""
-        finished = [t for t in self._tables.values() if t.status == FINISHED]
-        if len(finished) <= KEEP_FINISHED:
-            return
-        finished.sort(key=lambda t: t.record.created)
-        for table in finished[: len(finished) - KEEP_FINISHED]:
-            if not any(table.connections.values()):
-                del self._tables[table.id]
-
-    async def _publish(self, table: Table) -> None:
-        await self.pubsub.publish(table.id, {"table": table.id, "revision": table.revision, "version": table.version})
-
-    def next_due(self) -> float | None:
-        """The earliest moment the scheduler must act (stale heap entries dropped)."""
-        while self._heap:
-            due, _, table_id = self._heap[0]
-            table = self._tables.get(table_id)
-            if table is not None and table.scheduled == due:
-                return due
-            heapq.heappop(self._heap)
-        return None
-
-    async def tick(self) -> int:
-        """Apply everything due by ``now()``: timeouts, bot moves, autofills. Returns how many were applied."""
-        applied = 0
-        for _ in range(MAX_TICK_ROUNDS):
-            now = self.now()
-            due: list[Table] = []
-            while (first := self.next_due()) is not None and first <= now:
-                _, _, table_id = heapq.heappop(self._heap)
-                table = self._tables[table_id]
-                table.scheduled = None
-                due.append(table)
-            if not due:
-                break
-            results = await asyncio.gather(*(self._process(t) for t in due), return_exceptions=True)
-            for table, outcome in zip(due, results, strict=True):
-                if isinstance(outcome, BaseException):
-                    logger.error("table %s: scheduled work failed: %r", table.id, outcome)
-                    self._after_change(table)
-                else:
-                    applied += outcome
-        return applied
-
-    async def _process(self, table: Table) -> int:
-        async with table.lock:
-            now = self.now()
-            record = table.record
-            try:
-                if record.status == WAITING and record.autofill is not None and record.autofill <= now:
-                    return await self._autofill(table)
-                if record.status != PLAYING:
-                    return 0
-                if record.deadline is not None and record.deadline <= now:
-                    to_act = table.to_act()
-                    for seat in to_act:
-                        log_event(logger, "clock expired", table=record.id, game=record.game, seat=seat)
-                    await self._commit(table, [(seat, Timeout(), None) for seat in to_act])
-                    return len(to_act)
-                if table.bot_due is not None and table.bot_due <= now:
-                    return await self._bot_move(table)
-                return 0
-            finally:
-                if table.scheduled is None:
-                    self._after_change(table)
-
-    async def _autofill(self, table: Table) -> int:
-        record = table.record
-        bot = catalog.autofill_bot(record.game)
-        filled = 0
-        for seat, info in enumerate(record.seats):
-            if info.kind == "open":
-                record.seats[seat] = SeatRecord("bot", f"{bot} bot", bot)
-                filled += 1
-        record.autofill = None
-        await self.storage.save(record)
-        log_event(logger, "autofilled", table=record.id, bots=filled)
-        table.revision += 1
-        if not await self._maybe_start(table):
-            await self._publish(table)
-        return filled
-
-    async def _bot_move(self, table: Table) -> int:
-        seats = table.record.seats
-        seat = next(s for s in table.to_act() if seats[s].kind == "bot")
-        bot = table.bots.get(seat)
-        if bot is None:
-            bot = table.bots[seat] = create_bot(table.record.game, seats[seat].bot or "random")
-        state = table.state
-        view, legal = state.view(seat), state.legal_actions(seat)
-        # In a thread: a strong bot may think for a while, and the other tables must not wait for it.
-        action = await asyncio.to_thread(bot.choose, view, legal, table.bot_rng)
-        table.bot_due = None
-        await self._commit(table, [(seat, action, None)])
-        return 1
-
-    async def _run_scheduler(self) -> None:
-        while True:
-            due = self.next_due()
-            timeout = None if due is None else max(0.0, due - self.now())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
-            self._wake.clear()
-            try:
-                await self.tick()
-            except Exception:
-                logger.exception("scheduler tick failed")
-
-    def poke(self) -> None:
-        """Wake the scheduler (after a test moved the clock, or any change of due times)."""
-        self._wake.set()
-
-
-def _simultaneous(state: Any) -> bool:
-    to_act = state.to_act
-    return isinstance(to_act, tuple) and len(to_act) > 1

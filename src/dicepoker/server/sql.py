@@ -204,9 +204,10 @@ class SqlStorage:
         return found
 
     async def list_tables(
-        self, *, game: str | None = None, status: str | None = None, limit: int = 100
+        self, *, game: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
     ) -> list[TableRecord]:
-        query = select(tables_table).order_by(tables_table.c.created.desc()).limit(limit)
+        order = (tables_table.c.created.desc(), tables_table.c.id.desc())
+        query = select(tables_table).order_by(*order).limit(limit).offset(offset)
         if game is not None:
             query = query.where(tables_table.c.game == game)
         if status is not None:

@@ -24,19 +24,32 @@ class SeatRecord:
     token_hash: str | None = None
     """SHA-256 of the seat's token: the token itself is never stored."""
     client_seed: str | None = None
+    bank: float | None = None
+    """Seconds left in this seat's time bank (tables with a time bank only), beyond its current deadline."""
 
     def to_json(self) -> dict[str, JSON]:
-        return {
+        found: dict[str, JSON] = {
             "kind": self.kind,
             "name": self.name,
             "bot": self.bot,
             "token_hash": self.token_hash,
             "client_seed": self.client_seed,
         }
+        if self.bank is not None:  # rows of tables without a time bank stay as they were
+            found["bank"] = self.bank
+        return found
 
     @classmethod
     def from_json(cls, data: dict[str, JSON]) -> SeatRecord:
-        return cls(data["kind"], data.get("name"), data.get("bot"), data.get("token_hash"), data.get("client_seed"))
+        bank = data.get("bank")
+        return cls(
+            data["kind"],
+            data.get("name"),
+            data.get("bot"),
+            data.get("token_hash"),
+            data.get("client_seed"),
+            float(bank) if isinstance(bank, (int, float)) else None,
+        )
 
 
 @dataclass(slots=True)
@@ -66,6 +79,8 @@ class TableRecord:
     rematch: str | None = None
     rematch_of: str | None = None
     options: dict[str, JSON] = field(default_factory=dict)
+    """Table options without a column of their own: ``play_now``; ``time_bank`` (seconds per seat) and
+    ``banking`` (the seat whose current deadline already includes its time bank) at tables with a time bank."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,9 +107,9 @@ class Storage(Protocol):
         """Every table still waiting or playing, with its log (what a restarted server restores)."""
 
     async def list_tables(
-        self, *, game: str | None = None, status: str | None = None, limit: int = 100
+        self, *, game: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
     ) -> list[TableRecord]:
-        """Newest first."""
+        """Tables of every status (the archive included), newest first (ties by id): a page of ``limit``."""
 
 
 class MemoryStorage:
@@ -131,12 +146,12 @@ class MemoryStorage:
         ]
 
     async def list_tables(
-        self, *, game: str | None = None, status: str | None = None, limit: int = 100
+        self, *, game: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
     ) -> list[TableRecord]:
         found = [
             t
             for t in self.tables.values()
             if (game is None or t.game == game) and (status is None or t.status == status)
         ]
-        found.sort(key=lambda t: t.created, reverse=True)
-        return [copy.deepcopy(t) for t in found[:limit]]
+        found.sort(key=lambda t: (t.created, t.id), reverse=True)
+        return [copy.deepcopy(t) for t in found[offset : offset + limit]]

@@ -1,8 +1,8 @@
 """One table in memory: its record, the game state, the fairness RNG, and the frames built from them.
 
 A frame is built for one recipient from ``state.view(seat)``; nothing is ever filtered out of a fuller
-picture. Frames are cached per (revision, recipient), so a change reaches many spectators for the price
-of one view.
+picture. Frames are cached per (revision, presence, recipient), so a change reaches many spectators for
+the price of one view.
 """
 
 from __future__ import annotations
@@ -14,21 +14,19 @@ import hmac
 import json
 from dataclasses import dataclass, field
 from random import Random
+from typing import Any
 
 from dicepoker.bots.base import Bot
+from dicepoker.core.errors import DicePokerError
 from dicepoker.core.log import Event, EventLog
 from dicepoker.core.state import State
 from dicepoker.core.types import CHANCE, JSON, Seat
-from dicepoker.games.registry import AnyGame
+from dicepoker.games.registry import AnyGame, create, game_class
+from dicepoker.server.clocks import clock_json, time_bank, whole
 from dicepoker.server.fairness import FairRandom, fairness_header
-from dicepoker.server.storage import EventRecord, TableRecord
+from dicepoker.server.storage import EventRecord, SeatRecord, TableRecord
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
-
-
-def seconds(value: float | None) -> float | int | None:
-    """A clock length as JSON: ``30`` rather than ``30.0`` when it is whole."""
-    return int(value) if value is not None and value == int(value) else value
 
 
 def token_hash(token: str) -> str:
@@ -60,9 +58,45 @@ class Table:
     """(seat, client action id) -> the version its acceptance produced: resent ids are answered, not applied."""
     last: Last | None = None
     bot_due: float | None = None
-    scheduled: float | None = None
+    thinking: asyncio.Task[int] | None = None
+    """The bot move being thought out (outside the lock), if any."""
     connections: dict[Seat | None, int] = field(default_factory=dict)
-    _frames: dict[Seat | None, tuple[int, str]] = field(default_factory=dict)
+    presence: int = 0
+    """Bumped when a seat's ``connected`` changes: announced with a small presence frame, not a new state."""
+    _frames: dict[Seat | None, tuple[tuple[int, int], str]] = field(default_factory=dict)
+
+    @classmethod
+    def restore(cls, record: TableRecord, events: list[EventRecord]) -> Table:
+        """A table as it was, from its stored record and log (the dice stream continues where it stopped)."""
+        game = create(record.game, **record.config)
+        state = game.initial_state()
+        table = cls(record, game, state, list(events))
+        for index, event in enumerate(events):
+            before = state
+            state = state.apply(game.parse_action(event.action), event.seat)
+            if event.seat is not None:
+                table.last = Last(event.seat, event.action, simultaneous(before))
+                if event.client_id is not None:
+                    acked = index + 1
+                    while acked < len(events) and events[acked].seat is None:
+                        acked += 1  # the dice that followed belonged to the same commit
+                    table.accepted[(event.seat, event.client_id)] = acked
+        table.state = state
+        if record.status == PLAYING:
+            table.rng = FairRandom(bytes.fromhex(record.server_seed), record.client_seeds or [], record.rng_counter)
+        return table
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """The record's mutable fields, for :meth:`restore_snapshot` when a commit fails."""
+        r = self.record
+        banks = [s.bank for s in r.seats]
+        return (r.version, r.rng_counter, r.status, r.result, r.deadline, r.remaining, dict(r.options), banks)
+
+    def restore_snapshot(self, saved: tuple[Any, ...]) -> None:
+        r = self.record
+        r.version, r.rng_counter, r.status, r.result, r.deadline, r.remaining, r.options, banks = saved
+        for seat, bank in zip(r.seats, banks, strict=True):
+            seat.bank = bank
 
     @property
     def id(self) -> str:
@@ -115,47 +149,21 @@ class Table:
             for seat, info in enumerate(self.record.seats)
         ]
 
-    def clock_json(self, now: float) -> dict[str, JSON] | None:
-        record = self.record
-        to_act = self.to_act()
-        if record.deadline is None or not to_act:
-            return None
-        return {
-            "seat": to_act[0],
-            "seats": list(to_act),
-            "deadline": record.deadline,
-            "remaining": max(0.0, record.deadline - now),
-            "total": seconds(record.clock),
-        }
-
-    def result_json(self) -> JSON:
-        return self.record.result
-
     def summary(self) -> dict[str, JSON]:
-        record = self.record
-        return {
-            "id": record.id,
-            "game": record.game,
-            "title": type(self.game).title,
-            "config": record.config,
-            "status": record.status,
-            "seats": self.seats_json(),
-            "spectators": self.connections.get(None, 0),
-            "version": record.version,
-            "clock": seconds(record.clock),
-            "commitment": record.commitment,
-            "created": datetime.datetime.fromtimestamp(record.created, datetime.UTC).isoformat(),
-            "result": record.result,
-            "rematch": record.rematch,
-        }
+        return summary(self.record, self.seats_json(), self.connections.get(None, 0))
+
+    def presence_frame(self) -> dict[str, JSON]:
+        """What a seat's (dis)connection changes: only ``seats`` (see :mod:`.service`, "Presence")."""
+        return {"type": "presence", "table": self.id, "seats": self.seats_json()}
 
     def frame_text(self, seat: Seat | None, now: float) -> str:
         """The state frame for ``seat`` (``None``: a spectator) as JSON text, cached per revision."""
+        key = (self.revision, self.presence)
         cached = self._frames.get(seat)
-        if cached is not None and cached[0] == self.revision:
+        if cached is not None and cached[0] == key:
             return cached[1]
         text = json.dumps(self.frame(seat, now), separators=(",", ":"))
-        self._frames[seat] = (self.revision, text)
+        self._frames[seat] = (key, text)
         return text
 
     def frame(self, seat: Seat | None, now: float) -> dict[str, JSON]:
@@ -174,7 +182,7 @@ class Table:
             "view": self.state.view(seat).to_json(),
             "to_act": list(to_act),
             "legal_actions": legal,
-            "clock": self.clock_json(now),
+            "clock": clock_json(self.record, to_act, now),
             "seats": self.seats_json(),
             "last": last,
             "result": self.record.result,
@@ -182,15 +190,47 @@ class Table:
 
     def log_text(self) -> str:
         """The dicepoker-log JSONL with the fairness header (server seed revealed once the game is over)."""
-        record = self.record
-        log = EventLog(record.game, record.config, None, tuple(Event(e.seat, e.action) for e in self.events))
-        revealed = bytes.fromhex(record.server_seed) if record.status == FINISHED else None
-        fairness = fairness_header(revealed, record.client_seeds or [], record.commitment)
-        first, _, rest = log.to_jsonl().partition("\n")
-        header = json.loads(first)
-        header["fairness"] = fairness
-        return json.dumps(header, sort_keys=True) + "\n" + rest
+        return self.event_log().to_jsonl()
 
     def event_log(self) -> EventLog:
+        """The table's log with its fairness record; the server seed only once the game is over."""
         record = self.record
-        return EventLog(record.game, record.config, None, tuple(Event(e.seat, e.action) for e in self.events))
+        revealed = bytes.fromhex(record.server_seed) if record.status == FINISHED else None
+        fairness = fairness_header(revealed, record.client_seeds or [], record.commitment)
+        events = tuple(Event(e.seat, e.action) for e in self.events)
+        return EventLog(record.game, record.config, None, events, fairness=fairness)
+
+
+def simultaneous(state: State) -> bool:
+    """Whether several seats choose at once (their choices are secret until all have chosen)."""
+    to_act = state.to_act
+    return isinstance(to_act, tuple) and len(to_act) > 1
+
+
+def summary(record: TableRecord, seats: list[dict[str, JSON]] | None = None, spectators: int = 0) -> dict[str, JSON]:
+    """``GET /api/tables/{id}``; for a table only in the archive, ``seats`` are built from the record."""
+    try:
+        title = game_class(record.game).title
+    except DicePokerError:
+        title = record.game  # a game this server no longer offers: its archive still lists
+    return {
+        "id": record.id,
+        "game": record.game,
+        "title": title,
+        "config": record.config,
+        "status": record.status,
+        "seats": seats if seats is not None else [_archived_seat(i, s) for i, s in enumerate(record.seats)],
+        "spectators": spectators,
+        "version": record.version,
+        "clock": whole(record.clock),
+        "time_bank": whole(time_bank(record)),
+        "commitment": record.commitment,
+        "created": datetime.datetime.fromtimestamp(record.created, datetime.UTC).isoformat(),
+        "result": record.result,
+        "rematch": record.rematch,
+    }
+
+
+def _archived_seat(seat: Seat, info: SeatRecord) -> dict[str, JSON]:
+    connected = info.kind == "bot"
+    return {"seat": seat, "kind": info.kind, "name": info.name, "bot": info.bot, "connected": connected}

@@ -1,7 +1,8 @@
 """The WebSocket of a table: authenticate, then relay frames out and actions in.
 
 Two tasks per connection: the writer sends this recipient's frame whenever the table's revision moves
-on; the reader validates each incoming frame and hands actions to the service. Sends share a lock and
+on (and a small presence frame when a seat connects or disconnects, see :mod:`.service`); the reader
+validates each incoming frame and hands actions to the service. Sends share a lock and
 the last revision sent, so that after an accepted action the sender gets the new state *before* its ack.
 """
 
@@ -71,8 +72,12 @@ class Connection:
 
     async def writer(self, subscription: Subscription) -> None:
         while True:
-            await subscription.get()
-            await self.send_state()
+            message = await subscription.get()
+            if isinstance(message, dict) and "presence" in message:
+                # A seat (dis)connected: only its "connected" changed, and that is all that is sent.
+                await self.send_json(await self.service.presence_frame(self.table_id))
+            else:
+                await self.send_state()
 
     async def reader(self) -> None:
         while True:
@@ -162,9 +167,9 @@ async def serve_socket(
         return
     role = "spectator" if seat is None else "player"
     connection = Connection(websocket, service, settings, table_id, seat)
-    subscription = service.pubsub.subscribe(table_id)
     metrics.connections.labels(role).inc()
-    await service.connect(table_id, seat)
+    await service.connect(table_id, seat)  # before subscribing: the others hear of it, not this connection
+    subscription = service.pubsub.subscribe(table_id)
     tasks: list[asyncio.Task[None]] = []
     try:
         await connection.send_state()
