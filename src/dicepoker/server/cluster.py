@@ -195,7 +195,7 @@ class Cluster:
             logger.warning("presence of table %s not shared: %r", table.id, exc)
         await self._merge_presence(table)
         if not counts:
-            del self.local[table.id]
+            self.local.pop(table.id, None)
             if table.id not in self.owned:
                 await self._unfollow(table.id)
         return _connected(table) != before

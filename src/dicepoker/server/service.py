@@ -211,7 +211,10 @@ class TableService:
     async def frame_text(self, table_id: str, seat: Seat | None) -> tuple[int, str]:
         """(revision, frame JSON) for ``seat`` (``None``: spectator)."""
         table = await self._table(table_id)
-        return table.revision, table.frame_text(seat, self.now())
+        # Under the lock: a commit updates the record before its write is durable, and a frame built
+        # meanwhile would mix the new version with the old state (and show what is not yet accepted).
+        async with table.lock:
+            return table.revision, table.frame_text(seat, self.now())
 
     async def presence_frame(self, table_id: str) -> dict[str, JSON]:
         return (await self._table(table_id)).presence_frame()

@@ -220,13 +220,15 @@ class SqlStorage:
             row = (await conn.execute(select(tables_table).where(tables_table.c.id == table_id))).mappings().first()
             if row is None:
                 return None
-            return _record(row), await _events(conn, table_id)
+            record = _record(row)
+            return record, await _events(conn, table_id, record.version)
 
     async def unfinished(self) -> list[tuple[TableRecord, list[EventRecord]]]:
         async with self.engine.connect() as conn:
             query = select(tables_table).where(tables_table.c.status != "finished").order_by(tables_table.c.created)
             rows = (await conn.execute(query)).mappings().all()
-            return [(_record(row), await _events(conn, row["id"])) for row in rows]
+            records = [_record(row) for row in rows]
+            return [(record, await _events(conn, record.id, record.version)) for record in records]
 
     async def unfinished_ids(self) -> list[str]:
         query = select(tables_table.c.id).where(tables_table.c.status != "finished").order_by(tables_table.c.created)
@@ -259,7 +261,10 @@ def _record(row: Any) -> TableRecord:
     return TableRecord(**values)
 
 
-async def _events(conn: Any, table_id: str) -> list[EventRecord]:
-    query = select(events_table).where(events_table.c.table_id == table_id).order_by(events_table.c.seq)
+async def _events(conn: Any, table_id: str, version: int) -> list[EventRecord]:
+    """The log up to the record's ``version``: each statement sees the latest commits (read committed), so
+    events committed after the record was read are left for the next read, with the record they belong to."""
+    where = (events_table.c.table_id == table_id) & (events_table.c.seq <= version)
+    query = select(events_table).where(where).order_by(events_table.c.seq)
     rows = (await conn.execute(query)).mappings().all()
     return [EventRecord(row["seq"], row["seat"], row["action"], row["client_id"]) for row in rows]
