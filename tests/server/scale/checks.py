@@ -24,7 +24,9 @@ def stored_events(db: str, table_id: str) -> list[tuple[int, int | None, str, st
     return [(int(r[0]), r[1], str(r[2]), r[3]) for r in rows]  # type: ignore[call-overload]
 
 
-def check_table(db: str, base_url: str, table_id: str, clients: list[tuple[int | None, Record]], folder: Path) -> dict[str, Any]:
+def check_table(
+    db: str, base_url: str, table_id: str, clients: list[tuple[int | None, Record]], folder: Path
+) -> dict[str, Any]:
     """The game is over; its published log is the stored one and passes replay and verify; every client saw
     the versions in order up to the end, consistent with the log; every acked action is in it exactly once."""
     events = stored_events(db, table_id)

@@ -194,7 +194,9 @@ class Nginx:
         text = (ROOT / "deploy" / "nginx.conf").read_text()
         folder = self.folder
         servers = "".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;\n" for p in self.upstreams)
-        text, found = re.subn(r"(    upstream dicepoker \{\n        least_conn;\n)(?:        server .*\n)+", r"\g<1>" + servers, text)
+        text, found = re.subn(
+            r"(    upstream dicepoker \{\n        least_conn;\n)(?:        server .*\n)+", r"\g<1>" + servers, text
+        )
         assert found == 1, "deploy/nginx.conf: the upstream block has changed shape"
         text = re.sub(r"listen 80;", f"listen 127.0.0.1:{self.port};", text)
         text = re.sub(r"^pid .*$", f"pid {folder / 'nginx.pid'};", text, flags=re.M)

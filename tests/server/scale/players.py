@@ -56,7 +56,30 @@ async def play(
     pending: dict[str, Any] | None = None
     counter = 0
     url = ws_url if token is None else f"{ws_url}?token={token}"
+
+    async def decide(ws: Any, frame: Frame | None) -> None:
+        """Act on the latest state frame if it is this seat's turn and nothing is awaiting an answer."""
+        nonlocal pending, counter
+        legal = (frame or {}).get("legal_actions") or []
+        if token is None or frame is None or not legal or pending is not None:
+            return
+        if sleepy and rng.random() < sleepy:
+            return  # let the clock run out
+        await asyncio.sleep(rng.uniform(*think))
+        resign = resign_after is not None and len(record.acked) >= resign_after
+        counter += 1
+        ident = f"{frame['seat']}-{counter}-{rng.getrandbits(32):08x}"
+        pending = {
+            "type": "action",
+            "action": "resign" if resign else rng.choice(legal),
+            "version": frame["version"],
+            "id": ident,
+        }
+        record.sent[ident] = pending["action"]
+        await ws.send(json.dumps(pending))
+
     while loop.time() < end:
+        latest: Frame | None = None
         try:
             async with websockets.connect(url, open_timeout=5, close_timeout=1, max_size=2**22) as ws:
                 record.connections += 1
@@ -73,27 +96,12 @@ async def play(
                     elif kind == "error":
                         record.errors.append(frame)
                         if pending is not None and frame.get("id") == pending["id"]:
-                            pending = None  # rejected (stale, or no longer legal): the next frame decides
+                            pending = None  # rejected (stale, or no longer legal): decide again
                     elif kind == "state":
                         if frame["status"] == "finished":
                             return
-                        legal = frame.get("legal_actions") or []
-                        if token is None or not legal or pending is not None:
-                            continue
-                        if sleepy and rng.random() < sleepy:
-                            continue  # let the clock run out
-                        await asyncio.sleep(rng.uniform(*think))
-                        action = "resign" if resign_after is not None and len(record.acked) >= resign_after else None
-                        counter += 1
-                        ident = f"{frame['seat']}-{counter}-{rng.getrandbits(32):08x}"
-                        pending = {
-                            "type": "action",
-                            "action": action or rng.choice(legal),
-                            "version": frame["version"],
-                            "id": ident,
-                        }
-                        record.sent[ident] = pending["action"]
-                        await ws.send(json.dumps(pending))
+                        latest = frame
+                    await decide(ws, latest)
         except (ConnectionClosed, InvalidHandshake, InvalidStatus, OSError, TimeoutError) as exc:
             if isinstance(exc, ConnectionClosed) and exc.rcvd is not None and exc.rcvd.code in (4401, 4404):
                 raise AssertionError(f"the server refused the connection: {exc.rcvd}") from exc

@@ -74,7 +74,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             clear_prefix(redis_url, prefix)
 
 
-def create_tables(base: str, games: list[tuple[str, dict[str, Any], list[str], dict[str, Any]]]) -> list[dict[str, Any]]:
+def create_tables(
+    base: str, games: list[tuple[str, dict[str, Any], list[str], dict[str, Any]]]
+) -> list[dict[str, Any]]:
     """Create and fill the tables through nginx (so through every process); returns what the clients need."""
     tables = []
     with httpx.Client(base_url=base, timeout=10) as http:
