@@ -4,8 +4,10 @@ tables of all five games; people play through nginx, spectators watch on each pr
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import secrets
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,8 +15,12 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
+from websockets.exceptions import ConnectionClosed
 
-from tests.server.scale.checks import check_table
+from dicepoker.core.log import EventLog
+from dicepoker.games.registry import replay
+from tests.server.scale.checks import check_table, stored_events
 from tests.server.scale.harness import (
     REDIS_HOST,
     REDIS_PORT,
@@ -23,6 +29,7 @@ from tests.server.scale.harness import (
     clear_prefix,
     fresh_database,
     missing,
+    wait_for,
 )
 from tests.server.scale.players import Record, play, watch_all
 
@@ -128,3 +135,116 @@ def test_all_five_games_on_three_processes(site: Site) -> None:
     # The tables were timed by different processes, and the people's connections went to all of them.
     logs = "".join(s.log.read_text() for s in site.servers)
     assert logs.count('"event": "lease taken"') == 0  # nobody died: each table kept its creator's lease
+
+
+@pytest.mark.parametrize(("game", "config"), [("holdem", {"stack": 30}), ("peekpoker", {"stack": 6})])
+def test_no_frame_on_any_process_shows_another_seats_hidden_dice(site: Site, game: str, config: dict[str, Any]) -> None:
+    """The leak test of the single process, with each recipient on a different process."""
+    [table] = create_tables(site.nginx.url, [(game, config, ["open", "open"], {})])
+    path = f"/api/tables/{table['id']}/ws"
+    seen: dict[int | None, Record] = {0: Record(), 1: Record(), None: Record()}
+    urls = [s.url.replace("http", "ws") + path for s in site.servers]
+
+    async def everyone() -> None:
+        await asyncio.gather(
+            play(urls[0], table["tokens"][0], seen[0], rng=random.Random(2)),
+            play(urls[1], table["tokens"][1], seen[1], rng=random.Random(3)),
+            play(urls[2], None, seen[None], rng=random.Random(4)),
+        )
+
+    asyncio.run(asyncio.wait_for(everyone(), 90))
+    log = EventLog.from_jsonl(httpx.get(f"{site.nginx.url}/api/tables/{table['id']}/log", timeout=10).text)
+    states = replay(log)
+    checked = 0
+    for recipient, record in seen.items():
+        for frame in record.frames:
+            if frame["type"] != "state":
+                continue
+            assert frame["seat"] == recipient
+            state = states[frame["version"]]
+            assert frame["view"] == state.view(recipient).to_json()
+            rest = json.dumps({k: v for k, v in frame.items() if k != "view"})
+            for other in (0, 1):
+                secret = state.hidden_from_others(other)
+                if other == recipient or secret is None:
+                    continue
+                checked += 1
+                for trial in range(3):  # the frame would be the same whatever the other seat holds
+                    assert (
+                        state.with_other_secret(other, random.Random(trial)).view(recipient).to_json() == frame["view"]
+                    )
+                dice = secret if isinstance(secret, list) else [secret.get("dice")]
+                assert not any(d and json.dumps(d) in rest for d in dice)
+    assert checked > 10
+
+
+def test_bad_frames_through_nginx_get_errors_and_break_nothing(site: Site) -> None:
+    """The WebSocket fuzzing of the single process, through nginx, on a table created by another process."""
+    [table] = create_tables(site.servers[0].url, [("scorecard", {}, ["open", "open"], {})])
+    base = f"{site.nginx.url.replace('http', 'ws')}/api/tables/{table['id']}/ws"
+    frames = [
+        "not json",
+        "[]",
+        '{"type": "action", "action": 5}',
+        '{"type": "action"}',
+        json.dumps({"type": "action", "action": "roll", "version": 10**30}),
+        json.dumps({"type": "action", "action": "\x00" * 100, "version": -1, "id": "a"}),
+        "x" * 20_000,
+    ]
+
+    async def reply(ws: Any) -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = json.loads(await ws.recv())
+            if message["type"] not in ("state", "presence"):
+                return message
+
+    async def main() -> None:
+        async with websockets.connect(f"{base}?token={'0' * 32}") as ws:
+            with pytest.raises(ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+        async with websockets.connect(f"{base}?token={table['tokens'][1]}") as ws:
+            first = json.loads(await ws.recv())
+            assert first["seat"] == 1 and first["legal_actions"] == []
+            for frame in frames:
+                await ws.send(frame)
+                answer = await reply(ws)
+                assert answer["type"] == "error", (frame[:40], answer)
+            await ws.send(json.dumps({"type": "action", "action": "roll", "version": first["version"], "id": "z"}))
+            answer = await reply(ws)
+            assert answer["id"] == "z" and "turn" in answer["reason"]  # seat 0's turn, not seat 1's
+        async with websockets.connect(f"{base}?token={table['tokens'][0]}") as ws:
+            await ws.send(json.dumps({"type": "action", "action": "roll", "id": "ok"}))
+            assert (await reply(ws))["type"] == "ack"
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+    for server in site.servers:
+        assert httpx.get(server.url + "/healthz", timeout=5).status_code == 200
+
+
+def test_a_dead_processes_clock_is_taken_over_within_ten_seconds(site: Site) -> None:
+    """The process timing a table dies; another takes the lease over and applies the timeout, once."""
+    owner = site.servers[0]
+    with httpx.Client(base_url=owner.url, timeout=10) as http:
+        table_id = http.post("/api/tables", json={"game": "holdem", "seats": ["open", "open"], "clock": 3}).json()["id"]
+        for seat in (0, 1):
+            assert http.post(f"/api/tables/{table_id}/join", json={"seat": seat, "name": "x"}).status_code == 200
+    owner.kill()  # the creator holds the lease: nobody renews it now
+    killed = time.monotonic()
+    try:
+
+        def timed_out() -> bool:
+            return any(e[2] == "timeout" for e in stored_events(site.db, table_id))
+
+        wait_for(timed_out, 20, "nobody applied the timeout")
+        took = time.monotonic() - killed
+        print(f"\ntimeout applied {took:.1f} s after the owner was killed (clock 3 s)")
+        assert took <= 10, f"the timeout came {took:.1f} s after the owner died"
+        taken = [s for s in site.servers[1:] if f'"lease taken", "table": "{table_id}"' in s.log.read_text()]
+        assert len(taken) == 1
+        time.sleep(1)  # a second process applying the same timeout would have done so by now
+        events = stored_events(site.db, table_id)
+        first = [e for e in events if e[2] == "timeout"]
+        assert first and [e[0] for e in events] == list(range(1, len(events) + 1))
+    finally:
+        owner.start()
