@@ -95,7 +95,6 @@ async def run_load(players: list[tuple[str, str]], tables: int, pace: float, sec
     """``players``: (HTTP base, WS base) per table, round robin. Returns what was measured after ``warmup``."""
     load = Load()
     loop = asyncio.get_running_loop()
-    end = loop.time() + warmup + seconds
     async with httpx.AsyncClient(timeout=30) as client:
         made = []
         for i in range(tables):
@@ -112,6 +111,7 @@ async def run_load(players: list[tuple[str, str]], tables: int, pace: float, sec
                 for s in (0, 1)
             ]
             made.append((http, ws, created["id"], tokens))
+    end = loop.time() + warmup + seconds  # from now: creating the tables took a while
     tasks = [asyncio.create_task(seat(load, h, w, t, tok, pace, end)) for h, w, t, toks in made for tok in toks]
     await asyncio.sleep(warmup)
     load.counting = True
@@ -138,7 +138,6 @@ async def fanout(servers: list[Server], tables: int, seconds: float) -> tuple[li
     other: list[float] = []
     sent: dict[tuple[str, int], float] = {}
     loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
     http, ws0 = servers[0].url, servers[0].url.replace("http", "ws")
     ws1 = servers[1].url.replace("http", "ws")
     async with httpx.AsyncClient(timeout=30) as client:
@@ -156,6 +155,7 @@ async def fanout(servers: list[Server], tables: int, seconds: float) -> tuple[li
                 for s in (0, 1)
             ]
             made.append((created["id"], tokens))
+    end = loop.time() + seconds
 
     async def player(table: str, token: str) -> None:
         rng = random.Random()

@@ -85,9 +85,8 @@ def serve(
         configure()
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         shared = f", sharing through {_hide_password(redis)}" if redis else ""
-        console.print(
-            f"dicepoker server on [bold]http://{shown}:{port}[/] (database {_hide_password(settings.db_url)}{shared})"
-        )
+        database = _hide_password(db or default_db())
+        console.print(f"dicepoker server on [bold]http://{shown}:{port}[/] (database {database}{shared})")
         config = uvicorn.Config(
             create_app(settings),
             host=host,
