@@ -169,7 +169,7 @@ class Server:
         if self.process is not None:
             self.process.send_signal(signal.SIGTERM)
             try:
-                self.process.wait(15)
+                self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(5)
@@ -219,7 +219,7 @@ class Nginx:
 
     def stop(self) -> None:
         if self.process is not None:
-            self.process.send_signal(signal.SIGQUIT)
+            self.process.send_signal(signal.SIGTERM)  # fast shutdown: do not wait for open WebSockets
             try:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
