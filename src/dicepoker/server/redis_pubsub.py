@@ -105,15 +105,16 @@ class RedisPubSub:
             self._commands.put_nowait(("unsubscribe", subscription.topic))
 
     async def close(self) -> None:
-        for task in (self._reader, self._writer):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+        tasks = [t for t in (self._reader, self._writer) if t is not None]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            # Not waited for long: a read redis-py is in may take its socket timeout to notice.
+            await asyncio.wait(tasks, timeout=0.5)
         self._reader = self._writer = None
         await self._drop_pubsub()
-        with contextlib.suppress(RedisError, OSError, RuntimeError):
-            await self.redis.aclose()
+        with contextlib.suppress(RedisError, OSError, RuntimeError, TimeoutError):
+            await asyncio.wait_for(self.redis.aclose(), 1.0)
 
     async def ready(self, topic: str, timeout: float = 5.0) -> bool:
         if topic in self._confirmed:
