@@ -132,9 +132,6 @@ def test_all_five_games_on_three_processes(site: Site) -> None:
     asyncio.run(main())
     for table in tables:
         check_table(site.db, site.nginx.url, table["id"], clients[table["id"]], site.folder)
-    # The tables were timed by different processes, and the people's connections went to all of them.
-    logs = "".join(s.log.read_text() for s in site.servers)
-    assert logs.count('"event": "lease taken"') == 0  # nobody died: each table kept its creator's lease
 
 
 @pytest.mark.parametrize(("game", "config"), [("holdem", {"stack": 30}), ("peekpoker", {"stack": 6})])
