@@ -33,7 +33,7 @@ def test_tables_and_logs_round_trip_with_group_commit(sql_settings: dict[str, An
             commits = storage.commits
             await asyncio.gather(*(storage.save(r, [EventRecord(1, 0, "roll", f"id{r.id}")]) for r in records))
             assert storage.commits - commits < len(records)  # concurrent saves shared transactions
-            records[0].status = "finished"
+            records[0].status, records[0].version = "finished", 2
             await storage.save(records[0], [EventRecord(2, None, "rolled 1 2 3 4 5")])
             loaded = await storage.load("t0")
             assert loaded is not None

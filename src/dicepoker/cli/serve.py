@@ -32,7 +32,22 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
     db: Annotated[
-        str | None, typer.Option(help="SQLAlchemy URL of the database (default: a SQLite file in the user data dir).")
+        str | None,
+        typer.Option(
+            envvar="DICEPOKER_DB",
+            help="SQLAlchemy URL of the database (default: a SQLite file in the user data dir).",
+        ),
+    ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            envvar="DICEPOKER_REDIS",
+            help="redis://host:port/db: run as one of several identical processes sharing --db (PostgreSQL).",
+        ),
+    ] = None,
+    redis_prefix: Annotated[str, typer.Option(help="Prefix of the Redis keys and channels.")] = "dicepoker",
+    rate_limit: Annotated[
+        int | None, typer.Option(min=1, help="POST requests and WebSocket connections a minute per client address.")
     ] = None,
     autofill: Annotated[
         float, typer.Option(min=0, help="Seconds before bots take the empty seats of a play-now table.")
@@ -45,6 +60,9 @@ def serve(
     """Serve tables over HTTP and WebSocket until Ctrl-C (or SIGTERM).
 
     Example: dicepoker serve --port 8000   then open http://127.0.0.1:8000
+
+    Several processes (behind a load balancer, see docs/deploy.md):
+    dicepoker serve --port 8001 --db postgresql+asyncpg://user@host/db --redis redis://host:6379/0
     """
     with user_errors():
         import uvicorn
@@ -53,7 +71,12 @@ def serve(
         from dicepoker.server.logs import configure
         from dicepoker.server.settings import Settings
 
+        if redis is not None and (db is None or db.startswith("sqlite")):
+            raise typer.BadParameter("--redis needs a database every process shares: --db postgresql+asyncpg://...")
         settings = Settings(
+            redis_url=redis,
+            redis_prefix=redis_prefix,
+            rate_limit=rate_limit,
             db_url=db or default_db(),
             autofill=autofill,
             bot_delay=bot_delay,
@@ -61,7 +84,9 @@ def serve(
         )
         configure()
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-        console.print(f"dicepoker server on [bold]http://{shown}:{port}[/] (database {settings.db_url})")
+        shared = f", sharing through {_hide_password(redis)}" if redis else ""
+        database = _hide_password(db or default_db())
+        console.print(f"dicepoker server on [bold]http://{shown}:{port}[/] (database {database}{shared})")
         config = uvicorn.Config(
             create_app(settings),
             host=host,
@@ -71,3 +96,13 @@ def serve(
             lifespan="on",
         )
         uvicorn.Server(config).run()
+
+
+def _hide_password(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy knows (redis://...): show only the scheme and host
+        scheme, _, rest = url.partition("://")
+        return f"{scheme}://{rest.rpartition('@')[2]}"

@@ -29,6 +29,7 @@ from dicepoker.server.logs import log_event
 from dicepoker.server.metrics import ServerMetrics
 from dicepoker.server.models import CreateTable, Join, PlayNow
 from dicepoker.server.pubsub import InProcessPubSub
+from dicepoker.server.ratelimit import LocalRateLimiter, RateLimit, RateLimiter
 from dicepoker.server.service import DEFAULT, MAX_PAGE, TableService
 from dicepoker.server.settings import Settings
 from dicepoker.server.storage import MemoryStorage, Storage
@@ -100,6 +101,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         storage, pubsub, now=settings.now, autofill=settings.autofill, bot_delay=settings.bot_delay, metrics=metrics
     )
     metrics.count_tables = service.count_by_status
+    limiter: RateLimiter = LocalRateLimiter()
+    if settings.redis_url is not None:
+        from dicepoker.server.cluster import Cluster
+
+        cluster = Cluster(settings.redis_url, prefix=settings.redis_prefix, lease_ttl=settings.lease_ttl)
+        service.use(cluster)
+        limiter = cluster
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -130,6 +138,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["content-type"],
         )
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    if settings.rate_limit is not None:
+        app.add_middleware(RateLimit, limiter=limiter, limit=settings.rate_limit)
     _errors(app)
     _routes(app, service, metrics)
 
@@ -182,6 +192,8 @@ def _errors(app: FastAPI) -> None:
 def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics) -> None:
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
+        if service.cluster is not None:  # which process answered (behind a load balancer)
+            return {"status": "ok", "process": getattr(service.cluster, "name", "")}
         return {"status": "ok"}
 
     @app.get("/metrics", response_class=PlainTextResponse)

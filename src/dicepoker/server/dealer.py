@@ -13,6 +13,12 @@ A server bot thinks *outside* the table's lock, in a thread, as a task of its ow
 other clients (a resignation, say) nor the scheduler, and so the clocks of every other table, wait for a
 slow bot. When it has chosen, its move is committed only if the table is still at the version the bot
 looked at; otherwise (a timeout, a resignation) the move is dropped and the bot asked again if due.
+
+**Several processes** (issue 11, :mod:`.cluster`). With a ``coordinator``, other processes may change
+the same tables. Every write is optimistic (:class:`~.storage.StaleWrite`, see :mod:`.storage`): on a
+conflict the dealer reads the table back, brings its copy up to date (:mod:`.replica`) and decides again
+from there: an action is checked again (and may now be stale), a timeout is applied only if it is still
+due. The scheduler here times only the tables whose lease this process holds (``coordinator.owns``).
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ from dicepoker.server.errors import Rejected
 from dicepoker.server.fairness import FairRandom
 from dicepoker.server.logs import log_event
 from dicepoker.server.pubsub import PubSub
-from dicepoker.server.storage import EventRecord, SeatRecord, Storage
+from dicepoker.server.replica import Gap, absorb
+from dicepoker.server.storage import EventRecord, SeatRecord, StaleWrite, Storage
 from dicepoker.server.table import FINISHED, PLAYING, WAITING, Last, Table, simultaneous
 
 MAX_TICK_ROUNDS = 100_000
@@ -39,6 +46,8 @@ KEEP_FINISHED = 1000
 """Finished tables kept in memory; older ones are read back from the archive when asked for."""
 logger = logging.getLogger("dicepoker.server.tables")
 Move = tuple[Seat, Action, str | None]
+RETRIES = 8
+"""Times an action is tried again after another process changed its table first."""
 
 
 class Metrics(Protocol):
@@ -47,6 +56,16 @@ class Metrics(Protocol):
     def accepted(self, seconds: float) -> None: ...
 
     def rejected(self, kind: str) -> None: ...
+
+
+class Coordinator(Protocol):
+    """What the dealer asks of the cross-process coordination (:class:`~.cluster.Cluster`)."""
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this process times the table (its clocks, bots and autofill)."""
+
+    async def changed(self, table: Table, events: Sequence[EventRecord], extra: dict[str, int]) -> None:
+        """A change was committed here (or a presence changed): tell the other processes."""
 
 
 class NoMetrics:
@@ -78,6 +97,7 @@ class Dealer:
         self.metrics = metrics
         self.scheduler = clocks.Scheduler(now)
         self._thinking: set[asyncio.Task[int]] = set()
+        self.coordinator: Coordinator | None = None
 
     async def stop(self) -> None:
         await self.scheduler.stop()
@@ -85,10 +105,38 @@ class Dealer:
             task.cancel()  # the thread finishes on its own; its move is never committed
         await asyncio.gather(*self._thinking, return_exceptions=True)
 
-    async def publish(self, table: Table, **extra: int) -> None:
+    async def publish(self, table: Table, events: Sequence[EventRecord] = (), **extra: int) -> None:
         await self.pubsub.publish(
             table.id, {"table": table.id, "revision": table.revision, "version": table.version, **extra}
         )
+        if self.coordinator is not None:
+            await self.coordinator.changed(table, events, extra)
+
+    # -- other processes' changes -------------------------------------------------------------------
+    async def refresh(self, table: Table) -> bool:
+        """Read the table back from the database and catch up with it; whether it had changed."""
+        async with table.lock:
+            return await self.reload(table)
+
+    async def reload(self, table: Table) -> bool:
+        """:meth:`refresh` with the table's lock held."""
+        loaded = await self.storage.load(table.id)
+        return loaded is not None and await self._caught_up(table, absorb(table, *loaded))
+
+    async def receive(self, table: Table, record: Any, events: Sequence[EventRecord]) -> bool:
+        """Another process committed ``record`` with ``events``: catch up (from the database on a gap)."""
+        async with table.lock:
+            try:
+                return await self._caught_up(table, absorb(table, record, events))
+            except Gap:
+                return await self.reload(table)
+
+    async def _caught_up(self, table: Table, changed: bool) -> bool:
+        if changed:
+            self.after_change(table)
+            # Only this process's subscribers: the process that made the change told the others.
+            await self.pubsub.publish(table.id, {"table": table.id, "revision": table.revision})
+        return changed
 
     # -- starting -----------------------------------------------------------------------------------
     async def maybe_start(self, table: Table) -> bool:
@@ -114,6 +162,16 @@ class Dealer:
     # -- actions ------------------------------------------------------------------------------------
     async def act(self, table: Table, seat: Seat, text: str, *, version: int | None, client_id: str | None) -> int:
         """Apply ``seat``'s action (text form); the table's version after it. See ``TableService.act``."""
+        if self.coordinator is not None and version is not None and version > table.version:
+            await self.refresh(table)  # the client heard of a change before this process did
+        for _ in range(RETRIES):
+            try:
+                return await self._act(table, seat, text, version=version, client_id=client_id)
+            except StaleWrite:
+                await self.refresh(table)  # another process was first: decide again from what it did
+        raise Rejected("the table is busy: try again")
+
+    async def _act(self, table: Table, seat: Seat, text: str, *, version: int | None, client_id: str | None) -> int:
         started = time.perf_counter()
         async with table.lock:
             if client_id is not None and (seat, client_id) in table.accepted:
@@ -189,7 +247,7 @@ class Dealer:
             log_event(logger, "finished", table=record.id, game=record.game, result=record.result)
             self._evict()
         self.after_change(table)
-        await self.publish(table)
+        await self.publish(table, events)
 
     def _evict(self) -> None:
         """Forget the oldest finished tables nobody watches, beyond :data:`KEEP_FINISHED` (they stay stored)."""
@@ -198,7 +256,9 @@ class Dealer:
             return
         finished.sort(key=lambda t: t.record.created)
         for table in finished[: len(finished) - KEEP_FINISHED]:
-            if not any(table.connections.values()):
+            if not any(table.connections.values()) and (
+                self.coordinator is None or not self.coordinator.owns(table.id)
+            ):
                 del self.tables[table.id]
                 self.scheduler.set(table.id, None)
 
@@ -211,7 +271,8 @@ class Dealer:
             table.bot_due = None
         elif table.bot_due is None or table.bot_due < self.now():
             table.bot_due = self.now() + self.bot_delay
-        self.scheduler.set(table.id, table.due())
+        owned = self.coordinator is None or self.coordinator.owns(table.id)
+        self.scheduler.set(table.id, table.due() if owned else None)
 
     async def tick(self, *, wait: bool = True) -> int:
         """Apply everything due by ``now()``: timeouts, time banks, bot moves, autofills; how many moves
@@ -243,6 +304,8 @@ class Dealer:
             now = self.now()
             record = table.record
             try:
+                if self.coordinator is not None and not self.coordinator.owns(table.id):
+                    return 0  # the lease went elsewhere since this was scheduled
                 if record.status == WAITING and record.autofill is not None and record.autofill <= now:
                     return await self._autofill(table)
                 if record.status != PLAYING:
@@ -251,6 +314,11 @@ class Dealer:
                     return await self._expired(table)
                 if table.bot_due is not None and table.bot_due <= now and table.thinking is None:
                     self._start_bot(table)
+                return 0
+            except StaleWrite:
+                # Another process changed the table first (a player's action, or a timeout it applied
+                # while holding the lease): catch up; whatever is still due is scheduled again.
+                await self.reload(table)
                 return 0
             finally:
                 if self.scheduler.scheduled(table.id) is None:
@@ -320,7 +388,11 @@ class Dealer:
                 if table.version != version or table.status != PLAYING or seat not in table.to_act():
                     log_event(logger, "bot move dropped", table=table.id, seat=seat, version=version)
                     return 0
-                await self.commit(table, [(seat, action, None)])
+                try:
+                    await self.commit(table, [(seat, action, None)])
+                except StaleWrite:
+                    await self.reload(table)
+                    return 0
                 return 1
         except asyncio.CancelledError:
             raise

@@ -9,6 +9,12 @@ connection sends the small frame ``{"type": "presence", "table", "seats"}`` (``s
 frame) rather than the whole state again. Only a change of a seat's ``connected`` is announced: a second
 connection of the same seat, and spectators coming and going (their count is in the summary), announce
 nothing, so a crowd of spectators reconnecting costs nothing but their own first frames.
+
+**Several processes** (issue 11). With a coordinator (:class:`~.cluster.Cluster`, Redis) the service
+does not restore every table at start: the coordinator hands it the tables whose lease it takes
+(:meth:`TableService.adopt`). A table this process does not follow (no lease, no local connection) is
+read back from the database whenever it is asked for, so nothing answered here is older than the record;
+joins and rematches are optimistic like actions (see :mod:`.dealer`), and presence is counted in Redis.
 """
 
 from __future__ import annotations
@@ -19,19 +25,20 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from dicepoker.core.errors import ConfigError
 from dicepoker.core.types import JSON, Seat
 from dicepoker.games.registry import AnyGame, create
 from dicepoker.server import catalog
 from dicepoker.server.clocks import time_bank
-from dicepoker.server.dealer import Dealer, Metrics, NoMetrics
-from dicepoker.server.errors import Conflict, Invalid, NotFound, Unauthorized
+from dicepoker.server.dealer import RETRIES, Coordinator, Dealer, Metrics, NoMetrics
+from dicepoker.server.errors import Conflict, Invalid, NotFound, Rejected, Unauthorized
 from dicepoker.server.fairness import commitment, new_server_seed
 from dicepoker.server.logs import log_event
 from dicepoker.server.pubsub import PubSub
-from dicepoker.server.storage import SeatRecord, Storage, TableRecord
+from dicepoker.server.replica import absorb
+from dicepoker.server.storage import SeatRecord, StaleWrite, Storage, TableRecord
 from dicepoker.server.table import FINISHED, PLAYING, WAITING, Table, summary, token_hash
 
 DEFAULT = object()
@@ -40,6 +47,24 @@ MAX_CLOCK = 86_400.0
 MAX_PAGE = 200
 """Most tables one ``GET /api/tables`` lists."""
 logger = logging.getLogger("dicepoker.server.tables")
+
+
+class Cluster(Coordinator, Protocol):
+    """The coordination of several server processes, as the service uses it (see :mod:`.cluster`)."""
+
+    async def start(self, service: TableService) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    def tracks(self, table_id: str) -> bool:
+        """Whether this process hears of every change of the table (so its copy is current)."""
+
+    async def created(self, table: Table) -> None:
+        """A table was created here: take its lease."""
+
+    async def connection(self, table: Table, seat: Seat | None, delta: int) -> bool:
+        """A local connection came (+1) or went (-1): count it cluster-wide in ``table.connections``;
+        whether a seat's ``connected`` changed."""
 
 
 class TableService:
@@ -63,11 +88,20 @@ class TableService:
         self.dealer = Dealer(
             self._tables, storage, pubsub, now=now, bot_delay=bot_delay, metrics=metrics or NoMetrics()
         )
+        self.cluster: Cluster | None = None
+
+    def use(self, cluster: Cluster) -> None:
+        """Share the tables with other processes through ``cluster`` (before :meth:`start`)."""
+        self.cluster = cluster
+        self.dealer.coordinator = cluster
 
     # -- life cycle ---------------------------------------------------------------------------------
     async def start(self, *, scheduler: bool = True) -> None:
-        """Restore every unfinished table from storage, then start the scheduler (unless told not to)."""
-        for record, events in await self.storage.unfinished():
+        """Restore every unfinished table from storage, then start the scheduler (unless told not to).
+        In a cluster, the coordinator starts instead and hands over the tables this process leases."""
+        if self.cluster is not None:
+            await self.cluster.start(self)
+        for record, events in await self.storage.unfinished() if self.cluster is None else ():
             table = Table.restore(record, events)
             if record.status == PLAYING and record.remaining is not None:
                 record.deadline = self.now() + record.remaining  # downtime is not charged (issue 9 §5)
@@ -81,7 +115,18 @@ class TableService:
             self.dealer.start_scheduler()
 
     async def stop(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.stop()  # first: the leases go, and other processes take the tables over
         await self.dealer.stop()
+
+    async def adopt(self, table_id: str) -> None:
+        """This process now times ``table_id`` (the coordinator took its lease): catch up with the
+        database, start it if it is full (a crash between the last join and the start), schedule it."""
+        table = await self._table(table_id, fresh=True)
+        async with table.lock:
+            with contextlib.suppress(StaleWrite):
+                await self.dealer.maybe_start(table)
+            self.dealer.after_change(table)
 
     # -- acting and time (the dealer's) -------------------------------------------------------------
     async def act(
@@ -107,13 +152,21 @@ class TableService:
     def games(self) -> list[dict[str, JSON]]:
         return catalog.games()
 
-    async def _table(self, table_id: str) -> Table:
+    async def _table(self, table_id: str, *, fresh: bool = False) -> Table:
+        """The table (loaded from the database if needed). In a cluster, a table this process does not
+        follow, or any table when ``fresh``, is brought up to date with the database first."""
         table = self._tables.get(table_id)
-        if table is not None:
+        stale = self.cluster is not None and (fresh or not self.cluster.tracks(table_id))
+        if table is not None and not stale:
             return table
         loaded = await self.storage.load(table_id) if len(table_id) <= 64 else None
         if loaded is None:
             raise NotFound(f"no table {table_id[:64]!r}")
+        if table is not None:
+            async with table.lock:
+                if absorb(table, *loaded):
+                    self.dealer.after_change(table)
+            return table
         table = Table.restore(*loaded)
         self._tables.setdefault(table_id, table)  # finished tables come back from the archive on demand
         return self._tables[table_id]
@@ -158,7 +211,10 @@ class TableService:
     async def frame_text(self, table_id: str, seat: Seat | None) -> tuple[int, str]:
         """(revision, frame JSON) for ``seat`` (``None``: spectator)."""
         table = await self._table(table_id)
-        return table.revision, table.frame_text(seat, self.now())
+        # Under the lock: a commit updates the record before its write is durable, and a frame built
+        # meanwhile would mix the new version with the old state (and show what is not yet accepted).
+        async with table.lock:
+            return table.revision, table.frame_text(seat, self.now())
 
     async def presence_frame(self, table_id: str) -> dict[str, JSON]:
         return (await self._table(table_id)).presence_frame()
@@ -169,6 +225,9 @@ class TableService:
         if token is None:
             return None
         seat = table.seat_of(token)
+        if seat is None and self.cluster is not None:
+            table = await self._table(table_id, fresh=True)  # joined through another process just now?
+            seat = table.seat_of(token)
         if seat is None:
             raise Unauthorized("this token holds no seat at this table")
         return seat
@@ -180,6 +239,10 @@ class TableService:
     # -- connections (see "Presence" in the module docstring) ---------------------------------------
     async def connect(self, table_id: str, seat: Seat | None) -> None:
         table = await self._table(table_id)
+        if self.cluster is not None:
+            if await self.cluster.connection(table, seat, +1):
+                await self._presence(table)
+            return
         table.connections[seat] = table.connections.get(seat, 0) + 1
         if seat is not None and table.connections[seat] == 1:
             await self._presence(table)
@@ -187,6 +250,10 @@ class TableService:
     async def disconnect(self, table_id: str, seat: Seat | None) -> None:
         table = self._tables.get(table_id)
         if table is None:
+            return
+        if self.cluster is not None:
+            if await self.cluster.connection(table, seat, -1):
+                await self._presence(table)
             return
         table.connections[seat] = max(0, table.connections.get(seat, 0) - 1)
         if seat is not None and table.connections[seat] == 0:
@@ -221,6 +288,8 @@ class TableService:
                 del self._tables[table.id]
                 raise
             log_event(logger, "created", table=table.id, game=game, seats=[s.kind for s in table.record.seats])
+            if self.cluster is not None:
+                await self.cluster.created(table)  # its lease: this process times it
             await self.dealer.maybe_start(table)
         return {"id": table.id, "commitment": table.record.commitment}
 
@@ -277,6 +346,15 @@ class TableService:
     async def join(self, table_id: str, seat: int, name: str, client_seed: str | None = None) -> dict[str, JSON]:
         """Take an open seat: ``{"seat", "token"}``. The token (128 bits) is shown once and stored hashed."""
         table = await self._table(table_id)
+        for _ in range(RETRIES):
+            try:
+                return await self._join(table, seat, name, client_seed)
+            except StaleWrite:
+                await self.dealer.refresh(table)  # another process changed the table: look again
+        raise Rejected("the table is busy: try again")
+
+    async def _join(self, table: Table, seat: int, name: str, client_seed: str | None) -> dict[str, JSON]:
+        table_id = table.id
         async with table.lock:
             seats = table.record.seats
             if not 0 <= seat < len(seats):
@@ -287,19 +365,27 @@ class TableService:
             before = seats[seat]
             seats[seat] = SeatRecord("human", name, None, token_hash(token), client_seed)
             try:
-                await self.storage.save(table.record)
+                # The last seat taken starts the game in the same write: no moment is stored in which
+                # the table is full but waiting (another process could not tell whose seat it was).
+                started = await self.dealer.maybe_start(table)
+                if not started:
+                    await self.storage.save(table.record)
             except BaseException:
                 seats[seat] = before
                 raise
             log_event(logger, "joined", table=table_id, seat=seat, name=name)
             table.revision += 1
-            if not await self.dealer.maybe_start(table):
+            if not started:
                 self.dealer.after_change(table)
                 await self.dealer.publish(table)
         return {"seat": seat, "token": token}
 
     async def play_now(self, game: str, name: str, client_seed: str | None = None) -> dict[str, JSON]:
         """Seat a person at the oldest waiting play-now table of ``game``, or at a new one."""
+        if self.cluster is not None:  # the waiting tables of every process are in the database
+            for record in reversed(await self.storage.list_tables(game=game, status=WAITING, limit=50)):
+                if record.options.get("play_now") and any(s.kind == "open" for s in record.seats):
+                    await self._table(record.id)
         candidates = sorted(
             (
                 t
@@ -325,6 +411,15 @@ class TableService:
     async def rematch(self, table_id: str) -> dict[str, JSON]:
         """A new table with the same game, config, clock and seats (people keep their tokens)."""
         table = await self._table(table_id)
+        for _ in range(RETRIES):
+            try:
+                return await self._rematch(table)
+            except StaleWrite:
+                await self.dealer.refresh(table)
+        raise Rejected("the table is busy: try again")
+
+    async def _rematch(self, table: Table) -> dict[str, JSON]:
+        table_id = table.id
         async with table.lock:
             old = table.record
             if old.status != FINISHED:
@@ -335,11 +430,19 @@ class TableService:
             new = self._new_table(old.game, old.config, ["open"] * len(old.seats), old.clock, time_bank(old))
             new.record.seats = [dataclasses.replace(s, bank=None) for s in old.seats]
             new.record.rematch_of = old.id
+            # The old table names its rematch first: of two processes asked at once, one wins (the
+            # other retries and finds it), and no full table that nobody asked for is ever stored.
+            old.rematch = new.id
+            try:
+                await self.storage.save(old)
+            except BaseException:
+                old.rematch = None
+                raise
             self._tables[new.id] = new
+            if self.cluster is not None:
+                await self.cluster.created(new)
             async with new.lock:
                 await self.storage.save(new.record)
-                old.rematch = new.id
-                await self.storage.save(old)
                 log_event(logger, "rematch", table=table_id, rematch=new.id)
                 table.revision += 1
                 await self.dealer.publish(table)

@@ -37,6 +37,16 @@ class Settings:
     """Run the scheduler task (tests with a fake clock may call ``service.tick()`` themselves)."""
     warm_tables: bool = True
     """Load the rules' lookup tables before serving, and the bots' in the background (:mod:`.warmup`)."""
+    redis_url: str | None = None
+    """``redis://host:port/db``: share the tables with every server process on the same database and Redis
+    (issue 11, :mod:`.cluster`); ``None``: the embedded single-process server."""
+    redis_prefix: str = "dicepoker"
+    """Prefix of every Redis key and channel (several sites, or test runs, on one Redis)."""
+    lease_ttl: float = 5.0
+    """Seconds a dead process's tables wait before another process takes their clocks over."""
+    rate_limit: int | None = None
+    """POST requests and WebSocket connections a minute per client address (shared through Redis in a
+    cluster); ``None``: no limit."""
     storage: Storage | None = field(default=None, compare=False)
     """A storage to use instead of ``db_url`` (tests)."""
     pubsub: PubSub | None = field(default=None, compare=False)

@@ -3,6 +3,11 @@
 Group commit: :meth:`SqlStorage.save` queues its write and waits; one writer task takes every write
 queued meanwhile and commits them in a single transaction, so many tables acting at once cost one
 commit (one fsync) rather than one each. A save returns only after its transaction committed.
+
+Writes are optimistic (see :mod:`.storage`): the batch reads the stamps of the records it updates with
+``SELECT ... FOR UPDATE`` (row locks until the commit, on PostgreSQL) and fails as a whole with
+:class:`~.storage.StaleWrite` if one moved on, as it does when an appended event hits the unique
+(table, seq) key; the writer then retries each write of the batch alone, so only the stale ones fail.
 """
 
 from __future__ import annotations
@@ -17,14 +22,16 @@ from typing import Any
 
 from sqlalchemy import bindparam, event, select, text
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from dicepoker.server.sql_schema import events as events_table
 from dicepoker.server.sql_schema import tables as tables_table
-from dicepoker.server.storage import EventRecord, SeatRecord, TableRecord
+from dicepoker.server.storage import EventRecord, SeatRecord, StaleWrite, TableRecord
 
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 _TABLE_COLUMNS = [f.name for f in dataclasses.fields(TableRecord)]
+_MIGRATION_LOCK = 0x6469_6365  # PostgreSQL advisory lock: processes starting together migrate one at a time
 _Write = tuple[TableRecord, Sequence[EventRecord], "asyncio.Future[None]"]
 
 
@@ -62,7 +69,6 @@ class SqlStorage:
         self._pending: list[_Write] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
-        self._known: set[str] = set()
         self.commits = 0
         """Transactions committed by the writer (each holds one or more saves)."""
 
@@ -99,9 +105,13 @@ class SqlStorage:
 
         self._engine = engine
         async with engine.begin() as conn:
+            if not self.is_sqlite:
+                await conn.execute(text(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})"))
             if self.schema is not None and not self.is_sqlite:
                 await conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
         async with engine.begin() as conn:
+            if not self.is_sqlite:
+                await conn.execute(text(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})"))
             await conn.run_sync(migrate)
         self._writer = asyncio.create_task(self._write_loop(), name="dicepoker-group-commit")
 
@@ -160,29 +170,48 @@ class SqlStorage:
                         done.set_result(None)
 
     async def _commit(self, batch: Sequence[_Write]) -> None:
+        expected: dict[str, int] = {}  # the stamp each table must have in the database now
+        stamps: dict[str, int] = {}  # and the one it has after this batch
         latest: dict[str, TableRecord] = {}
         new_events: list[dict[str, Any]] = []
         for table, events, _ in batch:
+            expected.setdefault(table.id, table.stamp)
+            if stamps.get(table.id, table.stamp) != table.stamp:
+                raise StaleWrite(f"table {table.id}: two writes in one batch disagree")
+            stamps[table.id] = table.stamp + 1
             latest[table.id] = table  # later saves of a table in the batch supersede earlier ones
             new_events.extend(
                 {"table_id": table.id, "seq": e.seq, "seat": e.seat, "action": e.action, "client_id": e.client_id}
                 for e in events
             )
-        inserts = [_row(t) for t in latest.values() if t.id not in self._known]
-        updates = [{"b_" + k: v for k, v in _row(t).items()} for t in latest.values() if t.id in self._known]
-        async with self.engine.begin() as conn:
-            if inserts:
-                await conn.execute(tables_table.insert(), inserts)
-            if updates:
-                statement = (
-                    tables_table.update()
-                    .where(tables_table.c.id == bindparam("b_id"))
-                    .values({c: bindparam("b_" + c) for c in _TABLE_COLUMNS if c != "id"})
-                )
-                await conn.execute(statement, updates)
-            if new_events:
-                await conn.execute(events_table.insert(), new_events)
-        self._known.update(latest)
+        inserts = [_row(t, stamps[t.id]) for t in latest.values() if expected[t.id] == 0]
+        updates = [
+            {"b_" + k: v for k, v in _row(t, stamps[t.id]).items()} for t in latest.values() if expected[t.id] > 0
+        ]
+        try:
+            async with self.engine.begin() as conn:
+                if updates:
+                    ids = [u["b_id"] for u in updates]
+                    query = select(tables_table.c.id, tables_table.c.stamp).where(tables_table.c.id.in_(ids))
+                    stored = {row[0]: row[1] for row in (await conn.execute(query.with_for_update())).all()}
+                    stale = [i for i in ids if stored.get(i) != expected[i]]
+                    if stale:
+                        raise StaleWrite(f"table {stale[0]} was changed by another writer")
+                    statement = (
+                        tables_table.update()
+                        .where(tables_table.c.id == bindparam("b_id"))
+                        .values({c: bindparam("b_" + c) for c in _TABLE_COLUMNS if c != "id"})
+                    )
+                    await conn.execute(statement, updates)
+                if inserts:
+                    await conn.execute(tables_table.insert(), inserts)
+                if new_events:
+                    await conn.execute(events_table.insert(), new_events)
+        except IntegrityError as exc:
+            # The unique (table, seq) key, or a table id taken: another writer was first.
+            raise StaleWrite(f"another writer was first (duplicate event or table): {exc.orig}"[:300]) from None
+        for table, _, _ in batch:
+            table.stamp = stamps[table.id]
         self.commits += 1
 
     # -- reads --------------------------------------------------------------------------------------
@@ -191,17 +220,20 @@ class SqlStorage:
             row = (await conn.execute(select(tables_table).where(tables_table.c.id == table_id))).mappings().first()
             if row is None:
                 return None
-            found = _record(row), await _events(conn, table_id)
-        self._known.add(table_id)
-        return found
+            record = _record(row)
+            return record, await _events(conn, table_id, record.version)
 
     async def unfinished(self) -> list[tuple[TableRecord, list[EventRecord]]]:
         async with self.engine.connect() as conn:
             query = select(tables_table).where(tables_table.c.status != "finished").order_by(tables_table.c.created)
             rows = (await conn.execute(query)).mappings().all()
-            found = [(_record(row), await _events(conn, row["id"])) for row in rows]
-        self._known.update(t.id for t, _ in found)
-        return found
+            records = [_record(row) for row in rows]
+            return [(record, await _events(conn, record.id, record.version)) for record in records]
+
+    async def unfinished_ids(self) -> list[str]:
+        query = select(tables_table.c.id).where(tables_table.c.status != "finished").order_by(tables_table.c.created)
+        async with self.engine.connect() as conn:
+            return list((await conn.execute(query)).scalars().all())
 
     async def list_tables(
         self, *, game: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
@@ -216,9 +248,10 @@ class SqlStorage:
             return [_record(row) for row in (await conn.execute(query)).mappings().all()]
 
 
-def _row(table: TableRecord) -> dict[str, Any]:
+def _row(table: TableRecord, stamp: int) -> dict[str, Any]:
     row = {name: getattr(table, name) for name in _TABLE_COLUMNS}
     row["seats"] = [seat.to_json() for seat in table.seats]
+    row["stamp"] = stamp
     return row
 
 
@@ -228,7 +261,10 @@ def _record(row: Any) -> TableRecord:
     return TableRecord(**values)
 
 
-async def _events(conn: Any, table_id: str) -> list[EventRecord]:
-    query = select(events_table).where(events_table.c.table_id == table_id).order_by(events_table.c.seq)
+async def _events(conn: Any, table_id: str, version: int) -> list[EventRecord]:
+    """The log up to the record's ``version``: each statement sees the latest commits (read committed), so
+    events committed after the record was read are left for the next read, with the record they belong to."""
+    where = (events_table.c.table_id == table_id) & (events_table.c.seq <= version)
+    query = select(events_table).where(where).order_by(events_table.c.seq)
     rows = (await conn.execute(query)).mappings().all()
     return [EventRecord(row["seq"], row["seat"], row["action"], row["client_id"]) for row in rows]

@@ -28,6 +28,7 @@ tables = Table(
     Column("rematch", String(32), nullable=True),
     Column("rematch_of", String(32), nullable=True),
     Column("options", JSON, nullable=False),
+    Column("stamp", Integer, nullable=False, default=0),
 )
 
 events = Table(

@@ -3,6 +3,12 @@
 Two implementations: :class:`MemoryStorage` here (tests, throw-away servers) and the SQL one in
 :mod:`.sql` (SQLite or PostgreSQL). A table's log is append-only; the table record beside it holds what
 the log alone cannot give back: seats and tokens, the fairness seeds, the RNG counter and the clock.
+
+**Optimistic concurrency** (several server processes on one database, issue 11). Every write of a table
+record is conditional: it succeeds only if the stored record is still the one the writer read (its
+``stamp``, the number of writes so far), and the events it appends must not exist yet (the unique
+(table, seq) key). Otherwise the write changes nothing and raises :class:`StaleWrite`; the writer reloads
+the table and tries again. One process alone never sees it.
 """
 
 from __future__ import annotations
@@ -79,6 +85,9 @@ class TableRecord:
     rematch: str | None = None
     rematch_of: str | None = None
     options: dict[str, JSON] = field(default_factory=dict)
+    stamp: int = 0
+    """Writes of this record so far (0: never stored). A save expects the stored stamp to equal this one
+    and, once durable, sets it one higher (see "Optimistic concurrency" above)."""
     """Table options without a column of their own: ``play_now``; ``time_bank`` (seconds per seat) and
     ``banking`` (the seat whose current deadline already includes its time bank) at tables with a time bank."""
 
@@ -92,6 +101,10 @@ class EventRecord:
     client_id: str | None = None
 
 
+class StaleWrite(Exception):
+    """Another writer changed the table first (its stamp moved on, or an event of that seq exists)."""
+
+
 class Storage(Protocol):
     async def open(self) -> None:
         """Connect and bring the schema up to date."""
@@ -99,12 +112,17 @@ class Storage(Protocol):
     async def close(self) -> None: ...
 
     async def save(self, table: TableRecord, events: Sequence[EventRecord] = ()) -> None:
-        """Write the table record and append ``events`` in one transaction; returns once it is durable."""
+        """Write the table record and append ``events`` in one transaction; returns once it is durable.
+        Raises :class:`StaleWrite` (and writes nothing) if the stored stamp is not ``table.stamp`` or an
+        event's seq is taken; on success ``table.stamp`` is one higher."""
 
     async def load(self, table_id: str) -> tuple[TableRecord, list[EventRecord]] | None: ...
 
     async def unfinished(self) -> list[tuple[TableRecord, list[EventRecord]]]:
         """Every table still waiting or playing, with its log (what a restarted server restores)."""
+
+    async def unfinished_ids(self) -> list[str]:
+        """The ids of the tables still waiting or playing, oldest first (cheap: no logs)."""
 
     async def list_tables(
         self, *, game: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0
@@ -127,11 +145,15 @@ class MemoryStorage:
         return None
 
     async def save(self, table: TableRecord, events: Sequence[EventRecord] = ()) -> None:
+        stored = self.tables.get(table.id)
+        if (0 if stored is None else stored.stamp) != table.stamp:
+            raise StaleWrite(f"table {table.id} was changed by another writer")
         log = self.events.setdefault(table.id, [])
-        for event in events:
-            if event.seq != len(log) + 1:
-                raise ValueError(f"table {table.id}: event {event.seq} does not follow {len(log)}")
-            log.append(event)
+        for offset, event in enumerate(events):
+            if event.seq != len(log) + 1 + offset:
+                raise StaleWrite(f"table {table.id}: event {event.seq} does not follow {len(log) + offset}")
+        log.extend(events)
+        table.stamp += 1
         self.tables[table.id] = copy.deepcopy(table)
         self.saves += 1
 
@@ -144,6 +166,10 @@ class MemoryStorage:
         return [
             (copy.deepcopy(t), list(self.events.get(t.id, ()))) for t in self.tables.values() if t.status != "finished"
         ]
+
+    async def unfinished_ids(self) -> list[str]:
+        found = sorted((t for t in self.tables.values() if t.status != "finished"), key=lambda t: t.created)
+        return [t.id for t in found]
 
     async def list_tables(
         self, *, game: str | None = None, status: str | None = None, limit: int = 100, offset: int = 0

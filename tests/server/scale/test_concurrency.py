@@ -1,0 +1,153 @@
+"""Two table services on one database, as two server processes are: optimistic writes (issue 11).
+
+No Redis here: the services believe they both time every table, which the lease normally prevents, to
+show that correctness does not rest on the lease. A timeout both apply lands once (the unique seq key);
+an action one accepts is seen by the other after a conflict; a stale record never overwrites a newer one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from dicepoker.core.types import Seat
+from dicepoker.server.pubsub import InProcessPubSub
+from dicepoker.server.service import TableService
+from dicepoker.server.sql import SqlStorage
+from dicepoker.server.storage import EventRecord, MemoryStorage, SeatRecord, StaleWrite, Storage, TableRecord
+from dicepoker.server.table import Table
+from tests.server.conftest import FakeClock, run
+
+
+class Everything:
+    """A coordinator that owns and follows every table (what two processes would be without the lease)."""
+
+    def owns(self, table_id: str) -> bool:
+        return True
+
+    def tracks(self, table_id: str) -> bool:
+        return False  # never told of the other's changes: every read goes to the database
+
+    async def changed(self, table: Table, events: Sequence[EventRecord], extra: dict[str, int]) -> None:
+        return None
+
+    async def start(self, service: TableService) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+    async def created(self, table: Table) -> None:
+        return None
+
+    async def connection(self, table: Table, seat: Seat | None, delta: int) -> bool:
+        return False
+
+
+def two_services(storage_a: Storage, storage_b: Storage, clock: FakeClock) -> tuple[TableService, TableService]:
+    services = []
+    for storage in (storage_a, storage_b):
+        service = TableService(storage, InProcessPubSub(), now=clock, bot_delay=0.0)
+        service.use(Everything())
+        services.append(service)
+    return services[0], services[1]
+
+
+@pytest.fixture(params=["memory", "sql"])
+def storages(request: pytest.FixtureRequest, sql_settings: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    return request.param, sql_settings
+
+
+async def _open(kind: str, settings: dict[str, Any]) -> tuple[Storage, Storage]:
+    if kind == "memory":
+        shared = MemoryStorage()
+        return shared, shared
+    a, b = SqlStorage(**settings), SqlStorage(**settings)
+    await a.open()
+    await b.open()
+    return a, b
+
+
+def test_a_timeout_two_processes_apply_at_once_is_applied_once(storages: tuple[str, dict[str, Any]]) -> None:
+    kind, settings = storages
+    clock = FakeClock()
+
+    async def main() -> None:
+        storage_a, storage_b = await _open(kind, settings)
+        a, b = two_services(storage_a, storage_b, clock)
+        created = await a.create_table("holdem", {}, ["open", "open"], 30)  # a timeout folds: the game goes on
+        table_id = str(created["id"])
+        await a.join(table_id, 0, "ann")
+        await b.join(table_id, 1, "bob")  # b reads the table back: ann's seat is taken, bob's is free
+        await a.adopt(table_id)
+        await b.adopt(table_id)
+        for _ in range(5):  # five decisions in a row run out, and both processes fire each one
+            clock.advance(31)
+            await asyncio.gather(a.tick(), b.tick())
+        await a.dealer.refresh(a._tables[table_id])
+        assert a._tables[table_id].status == "playing"
+        events = a._tables[table_id].events
+        timeouts = [e for e in events if e.action == "timeout"]
+        assert len(timeouts) == 5, events
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+        loaded = await storage_a.load(table_id)
+        assert loaded is not None and loaded[1] == events
+        for storage in {id(storage_a): storage_a, id(storage_b): storage_b}.values():
+            await storage.close()
+
+    run(main())
+
+
+def test_an_action_through_either_process_is_accepted_once(storages: tuple[str, dict[str, Any]]) -> None:
+    kind, settings = storages
+    clock = FakeClock()
+
+    async def main() -> None:
+        storage_a, storage_b = await _open(kind, settings)
+        a, b = two_services(storage_a, storage_b, clock)
+        created = await a.create_table("scorecard", {}, ["open", "open"], None)
+        table_id = str(created["id"])
+        token = str((await a.join(table_id, 0, "ann"))["token"])
+        await b.join(table_id, 1, "bob")
+        assert await b.authenticate(table_id, token) == 0  # joined through a, known to b
+        version = a._tables[table_id].version
+        after = await a.act(table_id, 0, "roll", version=version, client_id="x1")
+        # b's copy is behind: the same id through b is answered with a's acceptance, not applied again
+        assert await b.act(table_id, 0, "roll", version=version, client_id="x1") == after
+        stale = b._tables[table_id]
+        assert stale.version == after
+        assert len([e for e in stale.events if e.client_id == "x1"]) == 1
+        for storage in {id(storage_a): storage_a, id(storage_b): storage_b}.values():
+            await storage.close()
+
+    run(main())
+
+
+def test_a_stale_record_is_refused(storages: tuple[str, dict[str, Any]]) -> None:
+    kind, settings = storages
+
+    async def main() -> None:
+        storage_a, storage_b = await _open(kind, settings)
+        record = TableRecord("t1", "scorecard", {"players": 2}, [SeatRecord("open")], 30.0, "waiting", "c", "ab", 1.0)
+        await storage_a.save(record)
+        assert record.stamp == 1
+        loaded = await storage_b.load("t1")
+        assert loaded is not None
+        other = loaded[0]
+        other.status, other.version = "playing", 1
+        await storage_b.save(other, [EventRecord(1, None, "rolled 1 2 3 4 5")])
+        record.seats[0] = SeatRecord("human", "ann")
+        with pytest.raises(StaleWrite):
+            await storage_a.save(record)  # written from an older read: refused, nothing changed
+        with pytest.raises(StaleWrite):
+            await storage_b.save(other, [EventRecord(1, None, "rolled 6 6 6 6 6")])  # seq 1 is taken
+        found = await storage_a.load("t1")
+        assert found is not None and found[0].seats[0].kind == "open" and found[0].status == "playing"
+        assert [e.action for e in found[1]] == ["rolled 1 2 3 4 5"]
+        for storage in {id(storage_a): storage_a, id(storage_b): storage_b}.values():
+            await storage.close()
+
+    run(main())
