@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
+from typing import Any
 
 import pytest
 
@@ -147,3 +149,36 @@ def test_a_time_bank_is_for_timed_betting_tables() -> None:
         assert record.options["time_bank"] == 20 and [s.bank for s in record.seats] == [20, 20]
 
     run(main())
+
+
+def test_the_scheduler_stops_even_when_wait_for_swallows_the_cancel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.11's wait_for returns the result instead of raising when the cancel and the wake-up land in
+    the same loop iteration (CPython gh-86296); a server under load then hung on SIGTERM. Simulated here."""
+    real_wait_for = asyncio.wait_for
+    swallowed: list[bool] = []
+
+    async def swallowing_wait_for(awaitable: Any, timeout: float | None) -> Any:
+        try:
+            return await real_wait_for(awaitable, timeout)
+        except asyncio.CancelledError:
+            if swallowed:
+                raise
+            swallowed.append(True)
+            return True  # what 3.11 does when the awaited wake-up is already done
+
+    monkeypatch.setattr(clocks.asyncio, "wait_for", swallowing_wait_for)
+    ticks: list[int] = []
+
+    async def tick() -> None:
+        ticks.append(1)
+
+    async def main() -> None:
+        scheduler = clocks.Scheduler(FakeClock())
+        scheduler.start(tick)
+        for _ in range(3):
+            await asyncio.sleep(0)  # the task is now asleep in wait_for (nothing is due)
+        async with asyncio.timeout(10):
+            await scheduler.stop()
+        assert swallowed == [True] and ticks == []
+
+    asyncio.run(main())

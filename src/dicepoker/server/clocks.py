@@ -122,6 +122,7 @@ class Scheduler:
         self._counter = itertools.count()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     def set(self, key: str, due: float | None) -> None:
         if due is None:
@@ -159,22 +160,34 @@ class Scheduler:
         self._wake.set()
 
     def start(self, tick: Callable[[], Awaitable[object]]) -> None:
+        self._stopping = False
         self._task = asyncio.create_task(self._run(tick), name="dicepoker-scheduler")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        """End the task. One cancel is not enough: Python 3.11's ``wait_for`` swallows a cancellation that
+        lands in the same loop iteration as the wake-up it waits for (CPython gh-86296), after which the task
+        slept on, and a server under load hung on SIGTERM. So a flag ends the loop too, and the cancel is
+        repeated until the task is done."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        self._stopping = True
+        while not task.done():
+            task.cancel()
+            self._wake.set()
+            await asyncio.wait({task}, timeout=0.5)
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("the scheduler ended with %r", task.exception())
 
     async def _run(self, tick: Callable[[], Awaitable[object]]) -> None:
-        while True:
+        while not self._stopping:
             due = self.next_due()
             timeout = None if due is None else max(0.0, due - self.now())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout)
             self._wake.clear()
+            if self._stopping:
+                return
             try:
                 await tick()
             except Exception:
