@@ -26,8 +26,8 @@ from dicepoker.games.board.view import BoardView
 from dicepoker.games.dice_turn import DICE, Reroll, Roll, parse_positions
 from dicepoker.tui.common import LineReader, TurnClock, dice_text, pick_seed
 from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
-from dicepoker.tui.saving import check_save_path, open_save, start_match
-from dicepoker.tui.table import Change, LocalTable, Table, bot_rng
+from dicepoker.tui.saving import check_save_path, local_loop, start_match
+from dicepoker.tui.table import Change, Table
 
 TEAM_STYLES = ("bold white on red", "bold white on blue", "bold black on green")
 TEAM_NAMES = ("Red", "Blue", "Green")
@@ -223,18 +223,20 @@ def build(
     assert isinstance(played, BoardGame)
     kinds = seat_kinds(played, vs)
     bots = {seat: create_bot(played.name, kind) for seat, kind in enumerate(kinds) if kind is not None}
-    table = LocalTable(
-        match,
-        bots=bots,
-        bot_rng=bot_rng(match),
-        clock=clock if reader.can_time_out else None,
-        sink=open_save(match, save=save, resume=resume, force=force),
-    )
     names = seat_names(kinds)
     labels = [f"{name} ({TEAM_NAMES[played.rules.team_of(seat)]})" for seat, name in enumerate(names)]
-    screen = BoardScreen(table, Names(names, labels), console)
-    humans = [seat for seat, kind in enumerate(kinds) if kind is None]
-    return PlayLoop(table, screen, humans=humans, console=console, reader=reader, save=save or resume)
+    return local_loop(
+        match,
+        kinds,
+        bots,
+        lambda table: BoardScreen(table, Names(names, labels), console),
+        clock=clock,
+        console=console,
+        reader=reader,
+        save=save,
+        resume=resume,
+        force=force,
+    )
 
 
 def play(game: BoardGame, **options: Any) -> int:

@@ -27,8 +27,8 @@ from dicepoker.games.betting import Bet, BettingAction, Call, Check, Fold, Raise
 from dicepoker.games.holdem import HoldemGame, HoldemView, Showdown
 from dicepoker.tui.common import LineReader, TurnClock, pick_seed
 from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
-from dicepoker.tui.saving import check_save_path, open_save, start_match
-from dicepoker.tui.table import Change, LocalTable, Table, bot_rng
+from dicepoker.tui.saving import check_save_path, local_loop, start_match
+from dicepoker.tui.table import Change, Table
 
 HUMAN = "human"
 STREET_NAMES = {"open": "the Open", "flop": "the Flop", "turn": "the Turn", "river": "the River"}
@@ -348,16 +348,18 @@ def build(
     )
     kinds = opponent_kinds(match.game.num_players, opponents, "holdem")
     bots = {seat: create_bot("holdem", kind) for seat, kind in enumerate(kinds) if kind is not None}
-    table = LocalTable(
+    return local_loop(
         match,
-        bots=bots,
-        bot_rng=bot_rng(match),
-        clock=clock if reader.can_time_out else None,
-        sink=open_save(match, save=save, resume=resume, force=force),
+        kinds,
+        bots,
+        lambda table: HoldemScreen(table, Names(seat_names(kinds)), console),
+        clock=clock,
+        console=console,
+        reader=reader,
+        save=save,
+        resume=resume,
+        force=force,
     )
-    screen = HoldemScreen(table, Names(seat_names(kinds)), console)
-    humans = [seat for seat, kind in enumerate(kinds) if kind is None]
-    return PlayLoop(table, screen, humans=humans, console=console, reader=reader, save=save or resume)
 
 
 def play(**options: Any) -> int:

@@ -28,8 +28,8 @@ from dicepoker.games.registry import create
 from dicepoker.tui.common import LineReader, TurnClock, pick_seed
 from dicepoker.tui.holdem import opponent_kinds
 from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
-from dicepoker.tui.saving import check_save_path, open_save, start_match
-from dicepoker.tui.table import Change, LocalTable, Table, bot_rng
+from dicepoker.tui.saving import check_save_path, local_loop, start_match
+from dicepoker.tui.table import Change, Table
 
 OPTIONS = {
     "blinds": "blinds",
@@ -287,16 +287,18 @@ def build(
     match = start_match(lambda: create("peekpoker", **config), "peekpoker", seed=pick_seed(seed), resume=resume)
     kinds = opponent_kinds(match.game.num_players, opponents, "peekpoker")
     bots = {seat: create_bot("peekpoker", kind) for seat, kind in enumerate(kinds) if kind is not None}
-    table = LocalTable(
+    return local_loop(
         match,
-        bots=bots,
-        bot_rng=bot_rng(match),
-        clock=clock if reader.can_time_out else None,
-        sink=open_save(match, save=save, resume=resume, force=force),
+        kinds,
+        bots,
+        lambda table: PeekPokerScreen(table, Names(seat_names(kinds)), console),
+        clock=clock,
+        console=console,
+        reader=reader,
+        save=save,
+        resume=resume,
+        force=force,
     )
-    screen = PeekPokerScreen(table, Names(seat_names(kinds)), console)
-    humans = [seat for seat, kind in enumerate(kinds) if kind is None]
-    return PlayLoop(table, screen, humans=humans, console=console, reader=reader, save=save or resume)
 
 
 def play(**options: Any) -> int:

@@ -12,17 +12,24 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from rich.console import Console
+
+from dicepoker.bots.base import Bot
 from dicepoker.core.errors import ConfigError, CorruptLog, DicePokerError
 from dicepoker.core.game import Game
 from dicepoker.core.log import MAX_LOG_BYTES, Event, EventLog, replay_states
 from dicepoker.core.match import Match
 from dicepoker.core.state import State
+from dicepoker.core.types import Seat
 from dicepoker.games.history import is_history, read_history, variant_names
 from dicepoker.games.history.format import HistoryWriter, close_history
+from dicepoker.tui.common import LineReader
+from dicepoker.tui.loop import PlayLoop, Screen
+from dicepoker.tui.table import LocalTable, bot_rng
 
 
 def check_save_path(path: Path, *, force: bool = False) -> None:
@@ -152,3 +159,29 @@ def open_save(match: Match, *, save: Path | None, resume: Path | None, force: bo
     if resume is not None:
         return SaveFile(resume, match.log, replace=True)
     return None
+
+
+def local_loop(
+    match: Match,
+    kinds: Sequence[str | None],
+    bots: Mapping[Seat, Bot],
+    make_screen: Callable[[LocalTable], Screen],
+    *,
+    clock: float | None,
+    console: Console,
+    reader: LineReader,
+    save: Path | None,
+    resume: Path | None,
+    force: bool,
+) -> PlayLoop:
+    """The play loop of every game at one terminal: ``match`` on a local table whose bots sit where ``kinds``
+    names one (``None``: a person), saved as it goes, with the clock only where input can time out."""
+    table = LocalTable(
+        match,
+        bots=bots,
+        bot_rng=bot_rng(match),
+        clock=clock if reader.can_time_out else None,
+        sink=open_save(match, save=save, resume=resume, force=force),
+    )
+    humans = [seat for seat, kind in enumerate(kinds) if kind is None]
+    return PlayLoop(table, make_screen(table), humans=humans, console=console, reader=reader, save=save or resume)

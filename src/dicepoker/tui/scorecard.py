@@ -38,8 +38,8 @@ from dicepoker.games.scorecard import (
 from dicepoker.tui.common import LineReader, TurnClock, dice_text, pick_seed
 from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
 from dicepoker.tui.progress import BuildProgress
-from dicepoker.tui.saving import check_save_path, open_save, start_match
-from dicepoker.tui.table import Change, LocalTable, bot_rng
+from dicepoker.tui.saving import check_save_path, local_loop, start_match
+from dicepoker.tui.table import Change
 from dicepoker.tui.table import Table as GameTable
 
 OPPONENTS = ("optimal", "greedy", "random", "human")
@@ -476,19 +476,23 @@ def build(
         for seat, kind in enumerate(kinds)
         if kind is not None
     }
-    table = LocalTable(
-        match,
-        bots=bots,
-        bot_rng=bot_rng(match),
-        clock=clock if reader.can_time_out else None,
-        sink=open_save(match, save=save, resume=resume, force=force),
-    )
     if confirm_zero is None:
         confirm_zero = reader.interactive
     names = Names(seat_names(kinds))
-    screen = ScorecardScreen(table, names, console, strategy=strategy, bots=set(bots), confirm_zero=confirm_zero)
-    humans = [seat for seat, kind in enumerate(kinds) if kind is None]
-    return PlayLoop(table, screen, humans=humans, console=console, reader=reader, save=save or resume)
+    return local_loop(
+        match,
+        kinds,
+        bots,
+        lambda table: ScorecardScreen(
+            table, names, console, strategy=strategy, bots=set(bots), confirm_zero=confirm_zero
+        ),
+        clock=clock,
+        console=console,
+        reader=reader,
+        save=save,
+        resume=resume,
+        force=force,
+    )
 
 
 def play(**options: Any) -> int:
