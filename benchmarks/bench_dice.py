@@ -2,9 +2,10 @@
 
 * Dice Hold'em: the best five of seven suited dice (HE-9 … HE-11). Per call, ``best_value(dice)`` is one
   lookup in the table of all 2,035,800 seven-dice multisets; ``seven_code_value`` is the same lookup for a
-  caller that keeps dice as codes (as eval7 keeps cards as ``Card`` objects). Sorting seven ``(face, suit)``
-  pairs alone takes longer than an eval7 call, so pure Python matches eval7 only from codes. The previous per-call path
-  (the best of the 21 five-dice subsets) is timed too, on fewer hands.
+  caller that keeps dice as codes (as eval7 keeps cards as ``Card`` objects). Both run in the optional C
+  accelerator (``dice/_fast.c``) when it was built; the pure-Python path is timed beside it, as an install
+  without a compiler runs it (sorting seven ``(face, suit)`` pairs in Python alone takes about as long as an
+  eval7 call). The previous per-call path (the best of the 21 five-dice subsets) is timed too, on fewer hands.
 * PeekPoker: the strength of six poker dice, ``strength(dice)``: one lookup by face counts; the previous
   path (validate, sort, dict lookup) is timed too.
 * Reference: eval7's ``evaluate`` of seven (and six) pre-built cards, per call; eval7 has no batch call.
@@ -96,9 +97,17 @@ def run(quick: bool = False) -> None:
         reference6 = _per_second(eval7.evaluate, six_cards, repeats)
         _row("eval7.evaluate, 7 cards (reference)", reference7, reference7)
         _row("eval7.evaluate, 6 cards (reference)", reference6, reference7)
-    print(" Dice Hold'em, best five of seven suited dice:")
+    print(f" Dice Hold'em, best five of seven suited dice (per-call path: {suited.IMPLEMENTATION}):")
     _row("per call: best_value(dice)", _per_second(suited.best_value, seven_dice, repeats), reference7)
     _row("per call: seven_code_value(codes)", _per_second(suited.seven_code_value, code_lists, repeats), reference7)
+    if suited.IMPLEMENTATION == "C":  # the pure-Python path, as on an install without a C compiler
+        _row(
+            "per call, pure Python: python_best_value(dice)",
+            _per_second(suited.python_best_value, seven_dice, repeats),
+            reference7,
+        )
+        pure_codes = _per_second(suited.python_seven_code_value, code_lists, repeats)
+        _row("per call, pure Python: python_seven_code_value(codes)", pure_codes, reference7)
     few = seven_dice[: max(1, count // 20)]
     _row("per call, before issue 13: best of 21 five-dice lookups", _per_second(_old_best_value, few, 1), reference7)
     _row("batch: best_values(codes) (NumPy)", _batch_per_second(suited.best_values, seven_codes, repeats), reference7)

@@ -110,7 +110,7 @@ def test_the_best_of_seven_table_is_rebuilt_when_its_file_is_corrupt(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(table_cache.CACHE_ENV, str(tmp_path))
-    monkeypatch.setattr(suited, "_seven", None)
+    suited.forget_seven_table()
     hand = suited.parse_suited("6r 6b 2w 3y 6w 2r 5y")
     expected = int(suited.best_values(np.array([[suited.code(d) for d in hand]]))[0])
     builds = BUILDS[suited.SEVEN_TABLE_NAME]
@@ -118,12 +118,13 @@ def test_the_best_of_seven_table_is_rebuilt_when_its_file_is_corrupt(
     path = tmp_path / f"{suited.SEVEN_TABLE_NAME}.npz"
     assert path.exists() and BUILDS[suited.SEVEN_TABLE_NAME] == builds + 1
     path.write_bytes(path.read_bytes()[:1000])  # a crash while copying, a full disk...
-    monkeypatch.setattr(suited, "_seven", None)  # as in a new process
+    suited.forget_seven_table()  # as in a new process
     assert suited.best_value(hand) == expected
     assert BUILDS[suited.SEVEN_TABLE_NAME] == builds + 2
-    monkeypatch.setattr(suited, "_seven", None)
+    suited.forget_seven_table()
     assert suited.best_value(hand) == expected
     assert BUILDS[suited.SEVEN_TABLE_NAME] == builds + 2  # read back this time
+    suited.forget_seven_table()  # the next test reads the table it expects, not this folder's
 
 
 def _ship(folder: Path, name: str, version: str, build: Builder) -> None:

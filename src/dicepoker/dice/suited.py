@@ -11,7 +11,9 @@ One call at a time, :func:`best_value` of seven dice is a single lookup: the who
 best value of every one of the 2,035,800 seven-dice multisets is computed once (by the batch path, about
 a second) and kept in the user cache (:mod:`dicepoker.dice.table_cache`); the package ships it too (0.5 MB
 compressed), so a fresh machine reads it in milliseconds. Nothing is built at import: tables are made or
-read on first use, and NumPy itself is imported only then.
+read on first use, and NumPy itself is imported only then. The lookup itself runs in a small optional C
+accelerator (``_fast.c``, built at install when a compiler is there) that reads the same table and gives the
+same values and errors; without it, the pure-Python functions below run.
 
 >>> hand = parse_suited("6r 6b 2w 3y 6w 2r 5y")
 >>> describe(best_value(hand))
@@ -23,12 +25,14 @@ read on first use, and NumPy itself is imported only then.
 from __future__ import annotations
 
 import enum
+import os
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 from math import comb
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from dicepoker.core.errors import NotationError
@@ -307,13 +311,21 @@ def _seven_lookup() -> memoryview:
     return _seven
 
 
+def forget_seven_table() -> None:
+    """Drop the loaded best-of-seven table (both paths' hold of it): the next lookup loads it again."""
+    global _seven
+    _seven = None
+    if _FAST is not None:
+        _FAST.forget()
+
+
 @cache
 def _five_lookup() -> memoryview:
     return five_table().data.cast("B").cast("i")
 
 
-def best_value(dice: Sequence[SuitedDie]) -> int:
-    """HE-9: the value of the best five of the given dice (five to seven of them).
+def python_best_value(dice: Sequence[SuitedDie]) -> int:
+    """HE-9: the value of the best five of the given dice (five to seven of them); see :data:`best_value`.
 
     Seven dice are one lookup in the table of every seven-dice multiset (this path is kept short: it is
     the per-call hot path); five and six dice, one or six lookups in the five-dice table.
@@ -326,14 +338,14 @@ def best_value(dice: Sequence[SuitedDie]) -> int:
     return (_seven or _seven_lookup())[t0[a] + t1[b] + t2[c] + t3[d] + t4[e] + t5[f] + t6[g]]
 
 
-def seven_code_value(codes: Sequence[int]) -> int:
+def python_seven_code_value(codes: Sequence[int]) -> int:
     """Best-of-seven value of seven die codes (0..23, see :func:`code`) in any order: one table lookup.
 
     The per-call path for callers that keep dice as codes (as eval7 keeps cards as ``Card`` objects): it
     skips turning ``(face, suit)`` pairs into codes, which is most of the cost of :func:`best_value`.
     Codes are not checked: out-of-range codes give a wrong value or an ``IndexError``.
 
-    >>> seven_code_value([code(d) for d in parse_suited("6r 6b 2w 3y 6w 2r 5y")]) == best_value(
+    >>> python_seven_code_value([code(d) for d in parse_suited("6r 6b 2w 3y 6w 2r 5y")]) == best_value(
     ...     parse_suited("6r 6b 2w 3y 6w 2r 5y"))
     True
     """
@@ -349,13 +361,46 @@ def _best_of_checked(dice: Sequence[SuitedDie]) -> int:
     except (KeyError, TypeError):
         raise NotationError(f"expected suited dice (face 1-6, suit 0-3), got {dice!r}") from None
     if len(codes) == 7:
-        return seven_code_value(codes)
+        return python_seven_code_value(codes)
     if len(codes) not in (5, 6):
         raise NotationError(f"a hand is the best five of five to seven dice, got {len(codes)}")
     table, terms = _five_lookup(), _RANK_TERMS
     return max(
         table[sum(terms[i][codes[j]] for i, j in enumerate(subset))] for subset in combinations(range(len(codes)), 5)
     )
+
+
+def _accelerator() -> ModuleType | None:
+    """The optional C accelerator (``_fast.c``): None if it was not built, is stale, or is switched off.
+
+    ``DICEPOKER_PURE_PYTHON=1`` switches it off (the tests run both paths). The C code holds no table and no
+    rules of its own: it reads the table :func:`_seven_lookup` loads, and hands any input that is not seven
+    plain ``(face, suit)`` tuples to :func:`_best_of_checked`, so both paths give the same values and errors.
+    """
+    if os.environ.get("DICEPOKER_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from dicepoker.dice import _fast
+    except ImportError:  # no compiler when the package was installed: the Python path is complete
+        return None
+    if getattr(_fast, "INTERFACE", None) != 1:  # an editable install's old build of an older source
+        return None
+    _fast.configure(_seven_lookup, _best_of_checked)
+    return _fast
+
+
+_FAST = _accelerator()
+IMPLEMENTATION = "C" if _FAST is not None else "Python"
+"""Which per-call path :data:`best_value` and :data:`seven_code_value` run: ``"C"`` or ``"Python"``."""
+best_value: Callable[[Sequence[SuitedDie]], int] = _FAST.best_value if _FAST else python_best_value
+"""HE-9: the value of the best five of the given dice (five to seven of them); higher is better.
+
+Seven ``(face, suit)`` dice are one lookup in the table of every seven-dice multiset, in C when the
+accelerator is built (:data:`IMPLEMENTATION`), else :func:`python_best_value`; other inputs always take the
+checked Python path, with the same values and errors.
+"""
+seven_code_value: Callable[[Sequence[int]], int] = _FAST.seven_code_value if _FAST else python_seven_code_value
+"""Best-of-seven value of seven die codes 0..23 in any order (see :func:`python_seven_code_value`)."""
 
 
 @cache
