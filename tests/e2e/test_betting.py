@@ -82,6 +82,10 @@ def test_holdem_against_bots_with_a_fold_and_an_all_in(server: Server, open_page
     assert _hands_played(page) >= 2
     page.page.wait_for_selector("[data-testid=result]")
     assert server.summary(table)["result"]["reason"]
+    # The history names seats as the seats panel does: "Random bot 2 …", "Ann (you) …", never "random bot".
+    history = page.page.inner_text("[data-testid=history]")
+    assert "Random bot 2 " in history and "Ann (you) " in history, history[-400:]
+    assert "random bot" not in history
     page.check()
 
 

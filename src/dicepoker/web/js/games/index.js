@@ -4,6 +4,7 @@ import { Scorecard } from "./scorecard.js";
 import { Board } from "./board.js";
 import { Holdem } from "./holdem.js";
 import { PeekPoker } from "./peekpoker.js";
+import { seatName } from "../lobby.js";
 
 const VIEWS = { scorecard: Scorecard, zepherin: Board, "classic-board": Board, holdem: Holdem, peekpoker: PeekPoker };
 
@@ -13,11 +14,12 @@ export function GameView(props) {
   return html`<${View} ...${props} />`;
 }
 
+// The same names as the seats panel ("Random bot 3", "Ana (you)"): one naming for the whole page.
 function nameOf(frame, seat) {
   const s = (frame.seats || [])[seat];
-  if (s && s.name) return seat === frame.seat ? `${s.name} (you)` : s.name;
-  if (s && s.kind === "bot") return `${s.bot || "bot"} bot ${seat + 1}`;
-  return `Seat ${seat + 1}`;
+  if (!s) return `Player ${seat + 1}`;
+  const name = seatName(s);
+  return seat === frame.seat ? `${name} (you)` : name;
 }
 
 const WORDS = {
