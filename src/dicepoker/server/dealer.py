@@ -144,16 +144,17 @@ class Dealer:
         record = table.record
         if record.status != WAITING or any(s.kind == "open" for s in record.seats):
             return False
+        lobby = record.lobby
         record.client_seeds = [s.client_seed for s in record.seats if s.client_seed is not None]
         record.status = PLAYING
-        record.autofill = None
+        record.autofill = record.lobby = None  # a play-now table that starts is no longer the open one
         clocks.fill_banks(record)
         table.rng = FairRandom(bytes.fromhex(record.server_seed), record.client_seeds, 0)
         log_event(logger, "started", table=record.id, game=record.game)
         try:
             await self.commit(table, [])
         except BaseException:
-            record.status, record.client_seeds, table.rng = WAITING, None, None
+            record.status, record.client_seeds, table.rng, record.lobby = WAITING, None, None, lobby
             for seat in record.seats:
                 seat.bank = None
             raise
@@ -349,17 +350,18 @@ class Dealer:
     async def _autofill(self, table: Table) -> int:
         record = table.record
         bot = catalog.autofill_bot(record.game)
-        before = list(record.seats)
+        before, waited = list(record.seats), (record.autofill, record.lobby)
         filled = 0
         for seat, info in enumerate(record.seats):
             if info.kind == "open":
                 record.seats[seat] = SeatRecord("bot", f"{bot} bot", bot)
                 filled += 1
-        record.autofill = None
+        record.autofill = record.lobby = None
         try:
             await self.storage.save(record)
         except BaseException:
             record.seats[:] = before
+            record.autofill, record.lobby = waited
             raise
         log_event(logger, "autofilled", table=record.id, bots=filled)
         table.revision += 1

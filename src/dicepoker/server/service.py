@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import logging
 import secrets
 import time
@@ -280,6 +281,7 @@ class TableService:
         if autofill:
             table.record.autofill = self.now() + self.autofill
             table.record.options["play_now"] = True
+            table.record.lobby = game  # StaleWrite if another table is already the open one of this game
         async with table.lock:
             self._tables[table.id] = table
             try:
@@ -381,12 +383,30 @@ class TableService:
         return {"seat": seat, "token": token}
 
     async def play_now(self, game: str, name: str, client_seed: str | None = None) -> dict[str, JSON]:
-        """Seat a person at the oldest waiting play-now table of ``game``, or at a new one."""
+        """Seat a person at the oldest waiting play-now table of ``game``, or at a new one.
+
+        At most one play-now table of a game is open at a time, whichever process opens it: a new one holds
+        the game's ``lobby`` slot (unique in storage) until it starts. A process that loses the race to
+        open it, or the race for a seat, looks again and joins the table that won."""
+        for _ in range(RETRIES):
+            for table in await self._open_play_now(game):
+                seat = next((i for i, s in enumerate(table.record.seats) if s.kind == "open"), None)
+                if seat is None:
+                    continue
+                with contextlib.suppress(Conflict):
+                    joined = await self.join(table.id, seat, name, client_seed)
+                    return {"id": table.id, **joined}
+            with contextlib.suppress(StaleWrite):  # stale: another process opened one just now
+                await self.create_table(game, autofill=True)
+        raise Rejected("the play-now tables are busy: try again")
+
+    async def _open_play_now(self, game: str) -> list[Table]:
+        """The waiting play-now tables of ``game`` with an open seat, oldest first."""
         if self.cluster is not None:  # the waiting tables of every process are in the database
             for record in reversed(await self.storage.list_tables(game=game, status=WAITING, limit=50)):
                 if record.options.get("play_now") and any(s.kind == "open" for s in record.seats):
                     await self._table(record.id)
-        candidates = sorted(
+        return sorted(
             (
                 t
                 for t in self._tables.values()
@@ -397,16 +417,6 @@ class TableService:
             ),
             key=lambda t: t.record.created,
         )
-        for table in candidates:
-            seat = next((i for i, s in enumerate(table.record.seats) if s.kind == "open"), None)
-            if seat is None:
-                continue
-            with contextlib.suppress(Conflict):
-                joined = await self.join(table.id, seat, name, client_seed)
-                return {"id": table.id, **joined}
-        created = await self.create_table(game, autofill=True)
-        joined = await self.join(str(created["id"]), 0, name, client_seed)
-        return {"id": created["id"], **joined}
 
     async def rematch(self, table_id: str) -> dict[str, JSON]:
         """A new table with the same game, config, clock and seats (people keep their tokens)."""
@@ -424,27 +434,38 @@ class TableService:
             old = table.record
             if old.status != FINISHED:
                 raise Conflict(f"table {table_id} is {old.status}: a rematch follows a finished game")
-            if old.rematch is not None:
-                found = await self._table(old.rematch)
-                return {"id": found.id, "commitment": found.record.commitment}
-            new = self._new_table(old.game, old.config, ["open"] * len(old.seats), old.clock, time_bank(old))
-            new.record.seats = [dataclasses.replace(s, bank=None) for s in old.seats]
-            new.record.rematch_of = old.id
-            # The old table names its rematch first: of two processes asked at once, one wins (the
-            # other retries and finds it), and no full table that nobody asked for is ever stored.
-            old.rematch = new.id
-            try:
-                await self.storage.save(old)
-            except BaseException:
-                old.rematch = None
-                raise
-            self._tables[new.id] = new
-            if self.cluster is not None:
-                await self.cluster.created(new)
-            async with new.lock:
-                await self.storage.save(new.record)
-                log_event(logger, "rematch", table=table_id, rematch=new.id)
+            if old.rematch is None:
+                # The old table names its rematch first: of two processes asked at once, one wins (the
+                # other retries and finds it), and no full table that nobody asked for is ever stored.
+                old.rematch = rematch_id(old.id)
+                try:
+                    await self.storage.save(old)
+                except BaseException:
+                    old.rematch = None
+                    raise
+                log_event(logger, "rematch", table=table_id, rematch=old.rematch)
                 table.revision += 1
                 await self.dealer.publish(table)
+            with contextlib.suppress(NotFound):
+                found = await self._table(old.rematch)
+                return {"id": found.id, "commitment": found.record.commitment}
+            # Named but not stored: the process that named it died (or failed) before its second write.
+            # The id is fixed, so whoever gets here stores the same table; of two at once, one insert wins
+            # and the other's StaleWrite makes it look again and find that one.
+            new = self._new_table(old.game, old.config, ["open"] * len(old.seats), old.clock, time_bank(old))
+            new.record.id = old.rematch
+            new.record.seats = [dataclasses.replace(s, bank=None) for s in old.seats]
+            new.record.rematch_of = old.id
+            async with new.lock:
+                await self.storage.save(new.record)
+                self._tables[new.id] = new
+                if self.cluster is not None:
+                    await self.cluster.created(new)
                 await self.dealer.maybe_start(new)
         return {"id": new.id, "commitment": new.record.commitment}
+
+
+def rematch_id(table_id: str) -> str:
+    """The id of ``table_id``'s rematch, fixed in advance (so an interrupted rematch is completed the same
+    way by whoever asks next, whichever process that is)."""
+    return hashlib.sha256(f"rematch:{table_id}".encode()).hexdigest()[:16]
