@@ -40,7 +40,7 @@ from dicepoker.server.logs import log_event
 from dicepoker.server.pubsub import PubSub
 from dicepoker.server.replica import absorb
 from dicepoker.server.storage import SeatRecord, StaleWrite, Storage, TableRecord
-from dicepoker.server.table import FINISHED, PLAYING, WAITING, Table, summary, token_hash
+from dicepoker.server.table import FINISHED, PLAYING, WAITING, Table, keyed_seat, keyed_token, summary, token_hash
 
 DEFAULT = object()
 """``create_table(clock=DEFAULT)``: the game's CM-6 clock (``None`` means no clock)."""
@@ -345,25 +345,34 @@ class TableService:
         )
         return Table(record, instance, instance.initial_state(), [])
 
-    async def join(self, table_id: str, seat: int, name: str, client_seed: str | None = None) -> dict[str, JSON]:
-        """Take an open seat: ``{"seat", "token"}``. The token (128 bits) is shown once and stored hashed."""
+    async def join(
+        self, table_id: str, seat: int, name: str, client_seed: str | None = None, *, client_key: str | None = None
+    ) -> dict[str, JSON]:
+        """Take an open seat: ``{"seat", "token"}``. The token (128 bits) is shown once and stored hashed.
+        With a ``client_key`` the token is derived from it (:func:`~.table.keyed_token`), and the same join
+        sent again, its answer lost, is answered again: the same seat and token, not 409."""
         table = await self._table(table_id)
         for _ in range(RETRIES):
             try:
-                return await self._join(table, seat, name, client_seed)
+                return await self._join(table, seat, name, client_seed, client_key)
             except StaleWrite:
                 await self.dealer.refresh(table)  # another process changed the table: look again
         raise Rejected("the table is busy: try again")
 
-    async def _join(self, table: Table, seat: int, name: str, client_seed: str | None) -> dict[str, JSON]:
+    async def _join(
+        self, table: Table, seat: int, name: str, client_seed: str | None, client_key: str | None
+    ) -> dict[str, JSON]:
         table_id = table.id
         async with table.lock:
             seats = table.record.seats
             if not 0 <= seat < len(seats):
                 raise NotFound(f"table {table_id} has seats 0 to {len(seats) - 1}, not {seat}")
+            token = secrets.token_hex(16) if client_key is None else keyed_token(client_key, table_id, seat)
+            if client_key is not None and seats[seat].token_hash == token_hash(token):
+                log_event(logger, "join repeated", table=table_id, seat=seat)
+                return {"seat": seat, "token": token}  # this very join, sent again: answered again
             if table.status != WAITING or seats[seat].kind != "open":
                 raise Conflict(f"seat {seat} is taken")
-            token = secrets.token_hex(16)
             before = seats[seat]
             seats[seat] = SeatRecord("human", name, None, token_hash(token), client_seed)
             try:
@@ -382,23 +391,43 @@ class TableService:
                 await self.dealer.publish(table)
         return {"seat": seat, "token": token}
 
-    async def play_now(self, game: str, name: str, client_seed: str | None = None) -> dict[str, JSON]:
+    async def play_now(
+        self, game: str, name: str, client_seed: str | None = None, *, client_key: str | None = None
+    ) -> dict[str, JSON]:
         """Seat a person at the oldest waiting play-now table of ``game``, or at a new one.
 
         At most one play-now table of a game is open at a time, whichever process opens it: a new one holds
         the game's ``lobby`` slot (unique in storage) until it starts. A process that loses the race to
-        open it, or the race for a seat, looks again and joins the table that won."""
+        open it, or the race for a seat, looks again and joins the table that won. With a ``client_key``
+        (see :meth:`join`) a play-now sent again finds the seat it took, even once that table started."""
+        if client_key is not None:
+            for record in await self._play_now_records(game):
+                seat = keyed_seat(record, client_key)
+                if seat is not None:
+                    log_event(logger, "join repeated", table=record.id, seat=seat)
+                    return {"id": record.id, "seat": seat, "token": keyed_token(client_key, record.id, seat)}
         for _ in range(RETRIES):
             for table in await self._open_play_now(game):
                 seat = next((i for i, s in enumerate(table.record.seats) if s.kind == "open"), None)
                 if seat is None:
                     continue
                 with contextlib.suppress(Conflict):
-                    joined = await self.join(table.id, seat, name, client_seed)
+                    joined = await self.join(table.id, seat, name, client_seed, client_key=client_key)
                     return {"id": table.id, **joined}
             with contextlib.suppress(StaleWrite):  # stale: another process opened one just now
                 await self.create_table(game, autofill=True)
         raise Rejected("the play-now tables are busy: try again")
+
+    async def _play_now_records(self, game: str) -> list[TableRecord]:
+        """The unfinished play-now tables of ``game`` (from the database in a cluster: a repeated
+        play-now may reach another process than the first one)."""
+        if self.cluster is None:
+            found = [t.record for t in self._tables.values() if t.record.game == game and t.status != FINISHED]
+        else:
+            found = []
+            for status in (WAITING, PLAYING):
+                found += await self.storage.list_tables(game=game, status=status, limit=50)
+        return [r for r in found if r.options.get("play_now")]
 
     async def _open_play_now(self, game: str) -> list[Table]:
         """The waiting play-now tables of ``game`` with an open seat, oldest first."""
