@@ -325,6 +325,28 @@ class Dealer:
                 if self.scheduler.scheduled(table.id) is None:
                     self.after_change(table)
 
+    async def give_back(self, table: Table, since: float) -> bool:
+        """Nobody timed this table from ``since`` until now (its timing process died): move its deadline
+        on by that time (:func:`.clocks.unattended`), durably, for every process. Lock held. Whether it
+        did; :class:`StaleWrite` if the table changed meanwhile (then its deadline is a fresh one)."""
+        record = table.record
+        extra = clocks.unattended(record, since, self.now())
+        if extra <= 0 or record.deadline is None:
+            return False
+        saved = table.snapshot()
+        record.deadline += extra
+        record.remaining = record.deadline - self.now()
+        try:
+            await self.storage.save(record)
+        except BaseException:
+            table.restore_snapshot(saved)
+            raise
+        log_event(logger, "downtime given back", table=record.id, seconds=round(extra, 3), until=record.deadline)
+        table.revision += 1
+        self.after_change(table)
+        await self.publish(table)
+        return True
+
     async def _expired(self, table: Table) -> int:
         """A deadline passed: the acting seat's time bank if it has one to draw, else the engine's Timeout."""
         record = table.record

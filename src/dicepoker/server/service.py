@@ -120,13 +120,20 @@ class TableService:
             await self.cluster.stop()  # first: the leases go, and other processes take the tables over
         await self.dealer.stop()
 
-    async def adopt(self, table_id: str) -> None:
+    async def adopt(self, table_id: str, unattended_since: float | None = None) -> None:
         """This process now times ``table_id`` (the coordinator took its lease): catch up with the
-        database, start it if it is full (a crash between the last join and the start), schedule it."""
+        database, start it if it is full (a crash between the last join and the start), give the turn back
+        the time nobody timed it (since ``unattended_since``: when its last timer was last seen alive, if
+        known), schedule it."""
         table = await self._table(table_id, fresh=True)
         async with table.lock:
             with contextlib.suppress(StaleWrite):
                 await self.dealer.maybe_start(table)
+            if unattended_since is not None:
+                try:
+                    await self.dealer.give_back(table, unattended_since)
+                except StaleWrite:
+                    await self.dealer.reload(table)  # someone acted meanwhile: a fresh deadline, nothing owed
             self.dealer.after_change(table)
 
     # -- acting and time (the dealer's) -------------------------------------------------------------
