@@ -182,3 +182,13 @@ def test_the_scheduler_stops_even_when_wait_for_swallows_the_cancel(monkeypatch:
         assert swallowed == [True] and ticks == []
 
     asyncio.run(main())
+
+
+def test_unattended_time_is_given_back_from_when_the_timer_was_last_seen() -> None:
+    record = _record(None)
+    record.deadline, record.remaining = 130.0, 30.0  # a decision of 30 s, started at 100
+    assert clocks.unattended(record, 110.0, 150.0) == 40.0  # timer last seen at 110: 20 s were left, and are
+    assert clocks.unattended(record, 90.0, 150.0) == 50.0  # seen before the decision began: from its start
+    assert clocks.unattended(record, 131.0, 150.0) == 0.0  # the deadline had passed while the timer lived
+    record.deadline = None
+    assert clocks.unattended(record, 110.0, 150.0) == 0.0

@@ -27,7 +27,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Literal, Self
+from typing import Any, Literal, Self
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
@@ -50,6 +50,12 @@ from dicepoker.core.types import JSON, Seat
 
 FATAL_CLOSE_CODES = frozenset({1002, 1003, 1007, 1008, 1009})
 """Close codes after which connecting again cannot help (bad token, policy, protocol, too big)."""
+
+
+SEAT_ATTEMPTS = 4
+"""Times a join or play-now is sent before its failure is the caller's (the same ``client_key`` each time)."""
+RETRY_STATUSES = frozenset({0, 502, 503, 504})
+"""Failures after which the request may or may not have been handled: only a keyed join may be sent again."""
 
 
 class ServerError(DicePokerError):
@@ -153,15 +159,34 @@ class ServerClient:
         data = await self.request("POST", "/api/tables", body)
         return Created(str(data["id"]), str(data["commitment"]))
 
-    async def join(self, table: str, seat: Seat, name: str, client_seed: str | None = None) -> Seated:
+    async def join(
+        self, table: str, seat: Seat, name: str, client_seed: str | None = None, *, client_key: str | None = None
+    ) -> Seated:
+        """Take a seat. Sent with a ``client_key`` (a fresh random one unless given) and, when the answer
+        is lost on the way (the server unreachable, a proxy's 502-504), sent again with the same key: the
+        server answers a repeated join with the seat and token it gave the first time."""
         body: dict[str, JSON] = {"seat": seat, "name": name, "client_seed": client_seed}
-        data = await self.request("POST", f"/api/tables/{quote(table, safe='')}/join", body)
+        data = await self._seat_request(f"/api/tables/{quote(table, safe='')}/join", body, client_key)
         return Seated(table, int(data["seat"]), str(data["token"]))
 
-    async def play_now(self, game: str, name: str, client_seed: str | None = None) -> Seated:
+    async def play_now(
+        self, game: str, name: str, client_seed: str | None = None, *, client_key: str | None = None
+    ) -> Seated:
+        """A seat at the next play-now table of ``game``; retried like :meth:`join`."""
         body: dict[str, JSON] = {"game": game, "name": name, "client_seed": client_seed}
-        data = await self.request("POST", "/api/play-now", body)
+        data = await self._seat_request("/api/play-now", body, client_key)
         return Seated(str(data["id"]), int(data["seat"]), str(data["token"]))
+
+    async def _seat_request(self, path: str, body: dict[str, JSON], client_key: str | None) -> Any:
+        body["client_key"] = client_key or secrets.token_urlsafe(24)
+        for attempt in itertools.count():
+            try:
+                return await self.request("POST", path, body)
+            except ServerError as exc:
+                if exc.status not in RETRY_STATUSES or attempt + 1 >= SEAT_ATTEMPTS:
+                    raise
+            await asyncio.sleep(0.25 * 2**attempt)
+        raise AssertionError("unreachable")
 
     async def rematch(self, table: str) -> Created:
         data = await self.request("POST", f"/api/tables/{quote(table, safe='')}/rematch")

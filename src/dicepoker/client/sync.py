@@ -103,11 +103,15 @@ class SyncClient:
     ) -> Created:
         return self._loop.run(self._client.create_table(game, config=config, seats=seats, clock=clock))
 
-    def join(self, table: str, seat: Seat, name: str, client_seed: str | None = None) -> Seated:
-        return self._loop.run(self._client.join(table, seat, name, client_seed))
+    def join(
+        self, table: str, seat: Seat, name: str, client_seed: str | None = None, *, client_key: str | None = None
+    ) -> Seated:
+        return self._loop.run(self._client.join(table, seat, name, client_seed, client_key=client_key))
 
-    def play_now(self, game: str, name: str, client_seed: str | None = None) -> Seated:
-        return self._loop.run(self._client.play_now(game, name, client_seed))
+    def play_now(
+        self, game: str, name: str, client_seed: str | None = None, *, client_key: str | None = None
+    ) -> Seated:
+        return self._loop.run(self._client.play_now(game, name, client_seed, client_key=client_key))
 
     def rematch(self, table: str) -> Created:
         return self._loop.run(self._client.rematch(table))

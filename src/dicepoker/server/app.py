@@ -225,11 +225,11 @@ def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics) -> None
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: TableId, body: Join) -> dict[str, JSON]:
-        return await service.join(table_id, body.seat, body.name, body.client_seed)
+        return await service.join(table_id, body.seat, body.name, body.client_seed, client_key=body.client_key)
 
     @app.post("/api/play-now")
     async def play_now(body: PlayNow) -> dict[str, JSON]:
-        return await service.play_now(body.game, body.name, body.client_seed)
+        return await service.play_now(body.game, body.name, body.client_seed, client_key=body.client_key)
 
     @app.post("/api/tables/{table_id}/rematch", status_code=201)
     async def rematch(table_id: TableId) -> dict[str, JSON]:

@@ -48,6 +48,19 @@ def next_deadline(
     return now + record.clock
 
 
+def unattended(record: TableRecord, since: float, now: float) -> float:
+    """Seconds to add to the deadline of a table nobody timed from ``since`` (when its last timer was
+    last seen alive) until ``now`` (it is timed again): the whole gap, so the turn has left what it had
+    left at ``since``, as a single process's restart gives its downtime back. Nothing if the deadline had
+    already passed by ``since`` (its timer was alive then, and late only by its own schedule), and only
+    from the decision's start if that came later (an action through another process meanwhile)."""
+    if record.status != "playing" or record.deadline is None:
+        return 0.0
+    decided = record.deadline - record.remaining if record.remaining is not None else since
+    start = max(since, decided)
+    return max(0.0, now - start) if record.deadline > start else 0.0
+
+
 def time_bank(record: TableRecord) -> float | None:
     bank = record.options.get("time_bank")
     return float(bank) if isinstance(bank, (int, float)) else None

@@ -169,6 +169,7 @@ class Cluster:
             self.owned.discard(table.id)
             with contextlib.suppress(RedisError, OSError):
                 await self._release(keys=[self._key("lease", table.id)], args=[self.name])
+                await self.redis.hdel(self._key("renewed"), table.id)
 
     async def connection(self, table: Table, seat: Seat | None, delta: int) -> bool:
         counts = self.local.setdefault(table.id, {})
@@ -302,6 +303,8 @@ class Cluster:
             return False
         if taken:
             self.owned.add(table_id)
+            with contextlib.suppress(RedisError, OSError):
+                await self.redis.hset(self._key("renewed"), table_id, repr(self.now()))
         return bool(taken)
 
     @property
@@ -326,6 +329,12 @@ class Cluster:
     async def _beat(self, beats: int) -> None:
         """Once a beat: say this process lives, renew its leases and presence, take over orphan tables."""
         now = self.now()
+        for table_id in sorted(self.owned):  # finished through another process: nothing left to time
+            table = self.service._tables.get(table_id)
+            if table is not None and table.status == FINISHED:
+                self.owned.discard(table_id)
+                await self._release(keys=[self._key("lease", table_id)], args=[self.name])
+                await self.redis.hdel(self._key("renewed"), table_id)
         owned = sorted(self.owned)
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(self._key("processes"), {self.name: now + 3 * self.beat})
@@ -333,6 +342,8 @@ class Cluster:
             pipe.zcard(self._key("processes"))
             for table_id in owned:
                 await self._renew(keys=[self._key("lease", table_id)], args=[self.name, self._ttl_ms], client=pipe)
+            if owned:  # when each table's timer was last seen alive (what a takeover gives back)
+                pipe.hset(self._key("renewed"), mapping={table_id: repr(now) for table_id in owned})
             for table_id, counts in self.local.items():
                 for seat, count in counts.items():
                     pipe.zadd(
@@ -369,15 +380,25 @@ class Cluster:
         free = [i for i, holder in zip(ids, holders, strict=True) if holder is None and i not in self.owned]
         random.shuffle(free)
         for table_id in free[: max(1, math.ceil(len(free) / alive))]:
+            # Read before the claim overwrites it: when the last holder was last seen timing the table.
+            renewed = await self.redis.hget(self._key("renewed"), table_id)
             if not await self._claim(table_id):
                 continue
             self.takeovers += 1
-            log_event(logger, "lease taken", table=table_id, process=self.name)
+            log_event(logger, "lease taken", table=table_id, process=self.name, renewed=renewed)
             await self._follow(table_id)
             try:
-                await self.service.adopt(table_id)
+                await self.service.adopt(table_id, unattended_since=_seconds(renewed))
             except Exception as exc:
                 logger.warning("table %s: taken over but not restored: %r", table_id, exc)
+
+
+def _seconds(value: object) -> float | None:
+    """A time stored in Redis, or ``None`` (never stored, or lost with a Redis restart: nothing given back)."""
+    try:
+        return float(value) if isinstance(value, (str, bytes)) else None
+    except ValueError:
+        return None
 
 
 def _member(process: str, seat: Seat | None, count: int) -> str:

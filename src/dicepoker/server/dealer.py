@@ -144,16 +144,17 @@ class Dealer:
         record = table.record
         if record.status != WAITING or any(s.kind == "open" for s in record.seats):
             return False
+        lobby = record.lobby
         record.client_seeds = [s.client_seed for s in record.seats if s.client_seed is not None]
         record.status = PLAYING
-        record.autofill = None
+        record.autofill = record.lobby = None  # a play-now table that starts is no longer the open one
         clocks.fill_banks(record)
         table.rng = FairRandom(bytes.fromhex(record.server_seed), record.client_seeds, 0)
         log_event(logger, "started", table=record.id, game=record.game)
         try:
             await self.commit(table, [])
         except BaseException:
-            record.status, record.client_seeds, table.rng = WAITING, None, None
+            record.status, record.client_seeds, table.rng, record.lobby = WAITING, None, None, lobby
             for seat in record.seats:
                 seat.bank = None
             raise
@@ -324,6 +325,28 @@ class Dealer:
                 if self.scheduler.scheduled(table.id) is None:
                     self.after_change(table)
 
+    async def give_back(self, table: Table, since: float) -> bool:
+        """Nobody timed this table from ``since`` until now (its timing process died): move its deadline
+        on by that time (:func:`.clocks.unattended`), durably, for every process. Lock held. Whether it
+        did; :class:`StaleWrite` if the table changed meanwhile (then its deadline is a fresh one)."""
+        record = table.record
+        extra = clocks.unattended(record, since, self.now())
+        if extra <= 0 or record.deadline is None:
+            return False
+        saved = table.snapshot()
+        record.deadline += extra
+        record.remaining = record.deadline - self.now()
+        try:
+            await self.storage.save(record)
+        except BaseException:
+            table.restore_snapshot(saved)
+            raise
+        log_event(logger, "downtime given back", table=record.id, seconds=round(extra, 3), until=record.deadline)
+        table.revision += 1
+        self.after_change(table)
+        await self.publish(table)
+        return True
+
     async def _expired(self, table: Table) -> int:
         """A deadline passed: the acting seat's time bank if it has one to draw, else the engine's Timeout."""
         record = table.record
@@ -349,17 +372,18 @@ class Dealer:
     async def _autofill(self, table: Table) -> int:
         record = table.record
         bot = catalog.autofill_bot(record.game)
-        before = list(record.seats)
+        before, waited = list(record.seats), (record.autofill, record.lobby)
         filled = 0
         for seat, info in enumerate(record.seats):
             if info.kind == "open":
                 record.seats[seat] = SeatRecord("bot", f"{bot} bot", bot)
                 filled += 1
-        record.autofill = None
+        record.autofill = record.lobby = None
         try:
             await self.storage.save(record)
         except BaseException:
             record.seats[:] = before
+            record.autofill, record.lobby = waited
             raise
         log_event(logger, "autofilled", table=record.id, bots=filled)
         table.revision += 1

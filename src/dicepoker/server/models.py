@@ -10,6 +10,8 @@ Name = Annotated[StrictStr, Field(min_length=1, max_length=40, pattern=r"^[^\x00
 ClientSeed = Annotated[StrictStr, Field(max_length=256)]
 GameName = Annotated[StrictStr, Field(min_length=1, max_length=40)]
 Clock = Annotated[float, Field(gt=0, le=86_400, strict=True)]
+ClientKey = Annotated[StrictStr, Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+"""A join's idempotency key, chosen by the client at random (128 bits or more): see docs/protocol.md."""
 
 
 class CreateTable(BaseModel):
@@ -28,6 +30,7 @@ class Join(BaseModel):
     seat: Annotated[StrictInt, Field(ge=0, le=1_000_000)]
     name: Name
     client_seed: ClientSeed | None = None
+    client_key: ClientKey | None = None
 
 
 class PlayNow(BaseModel):
@@ -35,6 +38,7 @@ class PlayNow(BaseModel):
     game: GameName
     name: Name
     client_seed: ClientSeed | None = None
+    client_key: ClientKey | None = None
 
 
 class ActionMessage(BaseModel):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import logging
 import secrets
 import time
@@ -39,7 +40,7 @@ from dicepoker.server.logs import log_event
 from dicepoker.server.pubsub import PubSub
 from dicepoker.server.replica import absorb
 from dicepoker.server.storage import SeatRecord, StaleWrite, Storage, TableRecord
-from dicepoker.server.table import FINISHED, PLAYING, WAITING, Table, summary, token_hash
+from dicepoker.server.table import FINISHED, PLAYING, WAITING, Table, keyed_seat, keyed_token, summary, token_hash
 
 DEFAULT = object()
 """``create_table(clock=DEFAULT)``: the game's CM-6 clock (``None`` means no clock)."""
@@ -119,13 +120,20 @@ class TableService:
             await self.cluster.stop()  # first: the leases go, and other processes take the tables over
         await self.dealer.stop()
 
-    async def adopt(self, table_id: str) -> None:
+    async def adopt(self, table_id: str, unattended_since: float | None = None) -> None:
         """This process now times ``table_id`` (the coordinator took its lease): catch up with the
-        database, start it if it is full (a crash between the last join and the start), schedule it."""
+        database, start it if it is full (a crash between the last join and the start), give the turn back
+        the time nobody timed it (since ``unattended_since``: when its last timer was last seen alive, if
+        known), schedule it."""
         table = await self._table(table_id, fresh=True)
         async with table.lock:
             with contextlib.suppress(StaleWrite):
                 await self.dealer.maybe_start(table)
+            if unattended_since is not None:
+                try:
+                    await self.dealer.give_back(table, unattended_since)
+                except StaleWrite:
+                    await self.dealer.reload(table)  # someone acted meanwhile: a fresh deadline, nothing owed
             self.dealer.after_change(table)
 
     # -- acting and time (the dealer's) -------------------------------------------------------------
@@ -280,6 +288,7 @@ class TableService:
         if autofill:
             table.record.autofill = self.now() + self.autofill
             table.record.options["play_now"] = True
+            table.record.lobby = game  # StaleWrite if another table is already the open one of this game
         async with table.lock:
             self._tables[table.id] = table
             try:
@@ -343,25 +352,34 @@ class TableService:
         )
         return Table(record, instance, instance.initial_state(), [])
 
-    async def join(self, table_id: str, seat: int, name: str, client_seed: str | None = None) -> dict[str, JSON]:
-        """Take an open seat: ``{"seat", "token"}``. The token (128 bits) is shown once and stored hashed."""
+    async def join(
+        self, table_id: str, seat: int, name: str, client_seed: str | None = None, *, client_key: str | None = None
+    ) -> dict[str, JSON]:
+        """Take an open seat: ``{"seat", "token"}``. The token (128 bits) is shown once and stored hashed.
+        With a ``client_key`` the token is derived from it (:func:`~.table.keyed_token`), and the same join
+        sent again, its answer lost, is answered again: the same seat and token, not 409."""
         table = await self._table(table_id)
         for _ in range(RETRIES):
             try:
-                return await self._join(table, seat, name, client_seed)
+                return await self._join(table, seat, name, client_seed, client_key)
             except StaleWrite:
                 await self.dealer.refresh(table)  # another process changed the table: look again
         raise Rejected("the table is busy: try again")
 
-    async def _join(self, table: Table, seat: int, name: str, client_seed: str | None) -> dict[str, JSON]:
+    async def _join(
+        self, table: Table, seat: int, name: str, client_seed: str | None, client_key: str | None
+    ) -> dict[str, JSON]:
         table_id = table.id
         async with table.lock:
             seats = table.record.seats
             if not 0 <= seat < len(seats):
                 raise NotFound(f"table {table_id} has seats 0 to {len(seats) - 1}, not {seat}")
+            token = secrets.token_hex(16) if client_key is None else keyed_token(client_key, table_id, seat)
+            if client_key is not None and seats[seat].token_hash == token_hash(token):
+                log_event(logger, "join repeated", table=table_id, seat=seat)
+                return {"seat": seat, "token": token}  # this very join, sent again: answered again
             if table.status != WAITING or seats[seat].kind != "open":
                 raise Conflict(f"seat {seat} is taken")
-            token = secrets.token_hex(16)
             before = seats[seat]
             seats[seat] = SeatRecord("human", name, None, token_hash(token), client_seed)
             try:
@@ -380,13 +398,51 @@ class TableService:
                 await self.dealer.publish(table)
         return {"seat": seat, "token": token}
 
-    async def play_now(self, game: str, name: str, client_seed: str | None = None) -> dict[str, JSON]:
-        """Seat a person at the oldest waiting play-now table of ``game``, or at a new one."""
+    async def play_now(
+        self, game: str, name: str, client_seed: str | None = None, *, client_key: str | None = None
+    ) -> dict[str, JSON]:
+        """Seat a person at the oldest waiting play-now table of ``game``, or at a new one.
+
+        At most one play-now table of a game is open at a time, whichever process opens it: a new one holds
+        the game's ``lobby`` slot (unique in storage) until it starts. A process that loses the race to
+        open it, or the race for a seat, looks again and joins the table that won. With a ``client_key``
+        (see :meth:`join`) a play-now sent again finds the seat it took, even once that table started."""
+        if client_key is not None:
+            for record in await self._play_now_records(game):
+                seat = keyed_seat(record, client_key)
+                if seat is not None:
+                    log_event(logger, "join repeated", table=record.id, seat=seat)
+                    return {"id": record.id, "seat": seat, "token": keyed_token(client_key, record.id, seat)}
+        for _ in range(RETRIES):
+            for table in await self._open_play_now(game):
+                seat = next((i for i, s in enumerate(table.record.seats) if s.kind == "open"), None)
+                if seat is None:
+                    continue
+                with contextlib.suppress(Conflict):
+                    joined = await self.join(table.id, seat, name, client_seed, client_key=client_key)
+                    return {"id": table.id, **joined}
+            with contextlib.suppress(StaleWrite):  # stale: another process opened one just now
+                await self.create_table(game, autofill=True)
+        raise Rejected("the play-now tables are busy: try again")
+
+    async def _play_now_records(self, game: str) -> list[TableRecord]:
+        """The unfinished play-now tables of ``game`` (from the database in a cluster: a repeated
+        play-now may reach another process than the first one)."""
+        if self.cluster is None:
+            found = [t.record for t in self._tables.values() if t.record.game == game and t.status != FINISHED]
+        else:
+            found = []
+            for status in (WAITING, PLAYING):
+                found += await self.storage.list_tables(game=game, status=status, limit=50)
+        return [r for r in found if r.options.get("play_now")]
+
+    async def _open_play_now(self, game: str) -> list[Table]:
+        """The waiting play-now tables of ``game`` with an open seat, oldest first."""
         if self.cluster is not None:  # the waiting tables of every process are in the database
             for record in reversed(await self.storage.list_tables(game=game, status=WAITING, limit=50)):
                 if record.options.get("play_now") and any(s.kind == "open" for s in record.seats):
                     await self._table(record.id)
-        candidates = sorted(
+        return sorted(
             (
                 t
                 for t in self._tables.values()
@@ -397,16 +453,6 @@ class TableService:
             ),
             key=lambda t: t.record.created,
         )
-        for table in candidates:
-            seat = next((i for i, s in enumerate(table.record.seats) if s.kind == "open"), None)
-            if seat is None:
-                continue
-            with contextlib.suppress(Conflict):
-                joined = await self.join(table.id, seat, name, client_seed)
-                return {"id": table.id, **joined}
-        created = await self.create_table(game, autofill=True)
-        joined = await self.join(str(created["id"]), 0, name, client_seed)
-        return {"id": created["id"], **joined}
 
     async def rematch(self, table_id: str) -> dict[str, JSON]:
         """A new table with the same game, config, clock and seats (people keep their tokens)."""
@@ -424,27 +470,38 @@ class TableService:
             old = table.record
             if old.status != FINISHED:
                 raise Conflict(f"table {table_id} is {old.status}: a rematch follows a finished game")
-            if old.rematch is not None:
-                found = await self._table(old.rematch)
-                return {"id": found.id, "commitment": found.record.commitment}
-            new = self._new_table(old.game, old.config, ["open"] * len(old.seats), old.clock, time_bank(old))
-            new.record.seats = [dataclasses.replace(s, bank=None) for s in old.seats]
-            new.record.rematch_of = old.id
-            # The old table names its rematch first: of two processes asked at once, one wins (the
-            # other retries and finds it), and no full table that nobody asked for is ever stored.
-            old.rematch = new.id
-            try:
-                await self.storage.save(old)
-            except BaseException:
-                old.rematch = None
-                raise
-            self._tables[new.id] = new
-            if self.cluster is not None:
-                await self.cluster.created(new)
-            async with new.lock:
-                await self.storage.save(new.record)
-                log_event(logger, "rematch", table=table_id, rematch=new.id)
+            if old.rematch is None:
+                # The old table names its rematch first: of two processes asked at once, one wins (the
+                # other retries and finds it), and no full table that nobody asked for is ever stored.
+                old.rematch = rematch_id(old.id)
+                try:
+                    await self.storage.save(old)
+                except BaseException:
+                    old.rematch = None
+                    raise
+                log_event(logger, "rematch", table=table_id, rematch=old.rematch)
                 table.revision += 1
                 await self.dealer.publish(table)
+            with contextlib.suppress(NotFound):
+                found = await self._table(old.rematch)
+                return {"id": found.id, "commitment": found.record.commitment}
+            # Named but not stored: the process that named it died (or failed) before its second write.
+            # The id is fixed, so whoever gets here stores the same table; of two at once, one insert wins
+            # and the other's StaleWrite makes it look again and find that one.
+            new = self._new_table(old.game, old.config, ["open"] * len(old.seats), old.clock, time_bank(old))
+            new.record.id = old.rematch
+            new.record.seats = [dataclasses.replace(s, bank=None) for s in old.seats]
+            new.record.rematch_of = old.id
+            async with new.lock:
+                await self.storage.save(new.record)
+                self._tables[new.id] = new
+                if self.cluster is not None:
+                    await self.cluster.created(new)
                 await self.dealer.maybe_start(new)
         return {"id": new.id, "commitment": new.record.commitment}
+
+
+def rematch_id(table_id: str) -> str:
+    """The id of ``table_id``'s rematch, fixed in advance (so an interrupted rematch is completed the same
+    way by whoever asks next, whichever process that is)."""
+    return hashlib.sha256(f"rematch:{table_id}".encode()).hexdigest()[:16]

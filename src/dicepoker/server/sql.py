@@ -186,7 +186,9 @@ class SqlStorage:
             )
         inserts = [_row(t, stamps[t.id]) for t in latest.values() if expected[t.id] == 0]
         updates = [
-            {"b_" + k: v for k, v in _row(t, stamps[t.id]).items()} for t in latest.values() if expected[t.id] > 0
+            {"b_expected": expected[t.id], **{"b_" + k: v for k, v in _row(t, stamps[t.id]).items()}}
+            for t in latest.values()
+            if expected[t.id] > 0
         ]
         try:
             async with self.engine.begin() as conn:
@@ -197,12 +199,18 @@ class SqlStorage:
                     stale = [i for i in ids if stored.get(i) != expected[i]]
                     if stale:
                         raise StaleWrite(f"table {stale[0]} was changed by another writer")
+                    # The stamp again in the WHERE: SQLite ignores FOR UPDATE (and pysqlite runs that
+                    # SELECT outside the transaction), so there the row count is what proves the stamp.
                     statement = (
                         tables_table.update()
-                        .where(tables_table.c.id == bindparam("b_id"))
+                        .where(
+                            (tables_table.c.id == bindparam("b_id")) & (tables_table.c.stamp == bindparam("b_expected"))
+                        )
                         .values({c: bindparam("b_" + c) for c in _TABLE_COLUMNS if c != "id"})
                     )
-                    await conn.execute(statement, updates)
+                    result = await conn.execute(statement, updates)
+                    if conn.dialect.supports_sane_multi_rowcount and result.rowcount != len(updates):
+                        raise StaleWrite(f"table {ids[0]}: changed by another writer")
                 if inserts:
                     await conn.execute(tables_table.insert(), inserts)
                 if new_events:

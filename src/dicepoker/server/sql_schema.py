@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
 metadata = MetaData()
 
@@ -29,6 +41,9 @@ tables = Table(
     Column("rematch_of", String(32), nullable=True),
     Column("options", JSON, nullable=False),
     Column("stamp", Integer, nullable=False, default=0),
+    Column("lobby", String(40), nullable=True),
+    # One open play-now table per game (NULLs, every other table, do not collide): see TableRecord.lobby.
+    Index("uq_dp_tables_lobby", "lobby", unique=True),
 )
 
 events = Table(

@@ -6,9 +6,10 @@ the log alone cannot give back: seats and tokens, the fairness seeds, the RNG co
 
 **Optimistic concurrency** (several server processes on one database, issue 11). Every write of a table
 record is conditional: it succeeds only if the stored record is still the one the writer read (its
-``stamp``, the number of writes so far), and the events it appends must not exist yet (the unique
-(table, seq) key). Otherwise the write changes nothing and raises :class:`StaleWrite`; the writer reloads
-the table and tries again. One process alone never sees it.
+``stamp``, the number of writes so far), the events it appends must not exist yet (the unique
+(table, seq) key), and no other table may hold its ``lobby`` (the open play-now table of a game).
+Otherwise the write changes nothing and raises :class:`StaleWrite`; the writer reloads the table and
+tries again. One process alone never sees it.
 """
 
 from __future__ import annotations
@@ -85,11 +86,15 @@ class TableRecord:
     rematch: str | None = None
     rematch_of: str | None = None
     options: dict[str, JSON] = field(default_factory=dict)
+    """Table options without a column of their own: ``play_now``; ``time_bank`` (seconds per seat) and
+    ``banking`` (the seat whose current deadline already includes its time bank) at tables with a time bank."""
     stamp: int = 0
     """Writes of this record so far (0: never stored). A save expects the stored stamp to equal this one
     and, once durable, sets it one higher (see "Optimistic concurrency" above)."""
-    """Table options without a column of their own: ``play_now``; ``time_bank`` (seconds per seat) and
-    ``banking`` (the seat whose current deadline already includes its time bank) at tables with a time bank."""
+    lobby: str | None = None
+    """The game whose open play-now table this is, while it waits; ``None`` otherwise. Unique among the
+    stored tables, so that processes opening a play-now table at the same moment open one (the others'
+    writes are stale, and they join it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +153,8 @@ class MemoryStorage:
         stored = self.tables.get(table.id)
         if (0 if stored is None else stored.stamp) != table.stamp:
             raise StaleWrite(f"table {table.id} was changed by another writer")
+        if table.lobby is not None and any(t.lobby == table.lobby and t.id != table.id for t in self.tables.values()):
+            raise StaleWrite(f"another table is the open play-now table of {table.lobby}")
         log = self.events.setdefault(table.id, [])
         for offset, event in enumerate(events):
             if event.seq != len(log) + 1 + offset:

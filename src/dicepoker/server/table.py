@@ -33,6 +33,24 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def keyed_token(client_key: str, table_id: str, seat: Seat) -> str:
+    """The token of a join sent with ``client_key``: derived from it, so that the same join sent again (its
+    answer lost) is answered with the same token while only the token's hash is stored. As secret, and as
+    strong, as the key (the client draws 128 random bits or more)."""
+    mac = hmac.new(client_key.encode(), f"dicepoker-seat:{table_id}:{seat}".encode(), hashlib.sha256)
+    return mac.hexdigest()[:32]
+
+
+def keyed_seat(record: TableRecord, client_key: str) -> Seat | None:
+    """The seat a join with ``client_key`` took at this table, if any."""
+    for seat, info in enumerate(record.seats):
+        if info.token_hash is not None and hmac.compare_digest(
+            token_hash(keyed_token(client_key, record.id, seat)), info.token_hash
+        ):
+            return seat
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Last:
     """The latest player action; ``private`` when it was one of several simultaneous secret choices."""

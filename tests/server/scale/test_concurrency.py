@@ -151,3 +151,77 @@ def test_a_stale_record_is_refused(storages: tuple[str, dict[str, Any]]) -> None
             await storage.close()
 
     run(main())
+
+
+def test_play_now_at_once_on_two_processes_opens_one_table(storages: tuple[str, dict[str, Any]]) -> None:
+    """Two people press "play now" at the same moment, each through another process: one table, two seats."""
+    kind, settings = storages
+    clock = FakeClock()
+
+    async def main() -> None:
+        storage_a, storage_b = await _open(kind, settings)
+        a, b = two_services(storage_a, storage_b, clock)
+        for round_ in range(3):
+            ann, bob = await asyncio.gather(
+                a.play_now("scorecard", f"ann{round_}"), b.play_now("scorecard", f"bob{round_}")
+            )
+            assert ann["id"] == bob["id"], "two play-now tables were opened at once"
+            assert {ann["seat"], bob["seat"]} == {0, 1}
+            table_id = str(ann["id"])
+            assert await b.authenticate(table_id, str(ann["token"])) == ann["seat"]
+            assert await a.authenticate(table_id, str(bob["token"])) == bob["seat"]
+            assert (await a.summary(table_id))["status"] == "playing"
+        assert len(await storage_a.list_tables(game="scorecard")) == 3
+        for storage in {id(storage_a): storage_a, id(storage_b): storage_b}.values():
+            await storage.close()
+
+    run(main())
+
+
+class DiesBeforeTheRematchTable:
+    """Storage whose process dies (the write fails) when it stores a rematch's new table, once."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.died = False
+
+    async def save(self, table: TableRecord, events: Sequence[EventRecord] = ()) -> None:
+        if table.rematch_of is not None and not self.died:
+            self.died = True
+            raise ConnectionResetError("the process died between the two writes of a rematch")
+        await self.storage.save(table, events)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.storage, name)
+
+
+def test_a_rematch_interrupted_between_its_writes_is_completed_by_another_process(
+    storages: tuple[str, dict[str, Any]],
+) -> None:
+    kind, settings = storages
+    clock = FakeClock()
+
+    async def main() -> None:
+        storage_a, storage_b = await _open(kind, settings)
+        dying = DiesBeforeTheRematchTable(storage_a)
+        a, b = two_services(dying, storage_b, clock)  # type: ignore[arg-type]
+        created = await a.create_table("scorecard", {}, ["open", "open"], None)
+        table_id = str(created["id"])
+        ann = await a.join(table_id, 0, "ann")
+        await a.join(table_id, 1, "bob")
+        await a.act(table_id, 0, "resign")
+        with pytest.raises(ConnectionResetError):
+            await a.rematch(table_id)  # the old table names its rematch; the new one is never stored
+        assert dying.died
+        named = (await b.summary(table_id))["rematch"]
+        assert named is not None
+        again = await b.rematch(table_id)  # asked again, through another process: completed, same id
+        assert again["id"] == named
+        new_id = str(named)
+        assert (await a.summary(new_id))["status"] == "playing"
+        assert await a.authenticate(new_id, str(ann["token"])) == 0
+        assert await a.rematch(table_id) == again  # and the first process finds the same one
+        for storage in {id(storage_a): storage_a, id(storage_b): storage_b}.values():
+            await storage.close()
+
+    run(main())

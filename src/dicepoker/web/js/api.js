@@ -41,6 +41,21 @@ async function request(method, path, body, raw = false) {
   return data;
 }
 
+// A join (or play-now) whose answer is lost may still have taken the seat: it carries a random client_key
+// and is sent again with the same key, which the server answers with the same seat and token (not 409).
+async function seatRequest(path, body) {
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  const keyed = { ...body, client_key: Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("") };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request("POST", path, keyed);
+    } catch (err) {
+      if (![0, 502, 503, 504].includes(err.status) || attempt >= 3) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+  }
+}
+
 function reasonOf(data) {
   if (!data) return "";
   if (typeof data === "string") return data;
@@ -55,8 +70,8 @@ export const api = {
   tables: () => request("GET", "/api/tables"),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   create: (spec) => request("POST", "/api/tables", spec),
-  join: (id, seat, name) => request("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
-  playNow: (game, name) => request("POST", "/api/play-now", { game, name }),
+  join: (id, seat, name) => seatRequest(`/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
+  playNow: (game, name) => seatRequest("/api/play-now", { game, name }),
   rematch: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`),
   log: async (id) => {
     let response;

@@ -227,7 +227,7 @@ function TableRow({ table, titles, name, setError }) {
       ${table.status !== "finished" ? html`<a class="button" href=${`#/table/${table.id}?watch`}>Watch</a>` : null}
       ${table.status === "finished" ? html`<a class="button" href=${`#/replay/${table.id}`}>Replay</a>` : null}
       ${table.status === "finished" && !table.rematch ? html`<button onClick=${rematch}>Rematch</button>` : null}
-      ${table.rematch ? html`<a class="button" href=${`#/table/${table.rematch}`}>To the rematch</a>` : null}
+      ${table.rematch ? html`<button onClick=${rematch}>To the rematch</button>` : null}
     </div>
   </li>`;
 }

@@ -84,6 +84,8 @@ function ResultPanel({ frame, names, tableId, mySeat }) {
   const headline = winners.length === 0 ? "Nobody wins"
     : winners.length > 1 ? `Tie: ${winners.map((s) => names[s]).join(" and ")}`
     : winners[0] === mySeat ? "You win!" : `${names[winners[0]]} wins`;
+  // Also behind "Join the rematch": asking again answers the rematch that exists, and completes one whose
+  // server died between naming it and storing it (its page would otherwise not be found).
   const rematch = async () => {
     try {
       const next = await api.rematch(tableId);
@@ -100,7 +102,7 @@ function ResultPanel({ frame, names, tableId, mySeat }) {
     <div class="actions">
       <a class="button" href=${`#/replay/${tableId}`}>Replay this game</a>
       <a class="button" href=${`/api/tables/${tableId}/log`} download=${`${tableId}.jsonl`}>Download the log</a>
-      ${frame.rematch ? html`<button class="primary" onClick=${() => followRematch(tableId, frame.rematch)}
+      ${frame.rematch ? html`<button class="primary" onClick=${rematch}
           data-testid="to-rematch">${mySeat != null ? "Join the rematch" : "Watch the rematch"}</button>`
         : html`<button class="primary" onClick=${rematch} data-testid="rematch">Rematch</button>`}
       <a class="button" href="#/">Lobby</a>
