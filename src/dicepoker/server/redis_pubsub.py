@@ -11,7 +11,12 @@ sending the next (the cross-process fan-out, see :mod:`.cluster`).
 
 Redis keeps nothing here. When the subscribing connection breaks (Redis restarted, a network cut), the
 reader reconnects with back-off, subscribes again, and puts :data:`RESYNC` into every subscription: its
-owner may have missed messages meanwhile and must catch up from the record (the database). A publish
+owner may have missed messages meanwhile and must catch up from the record (the database). RESYNC goes
+in once Redis has *confirmed* the subscription again, so that a catch-up read is never older than the
+first message heard. Likewise when Redis confirms a subscription later than a :meth:`RedisSubscription.ready`
+caller waited for (a starved process): the caller read the record without being subscribed yet, and the
+messages published in between would otherwise be lost for good if no other followed (a finished game's
+last one, say). A publish
 while Redis is away raises ``redis.exceptions.RedisError``; the caller decides (the cluster drops the
 message: whoever misses it catches up from the database).
 """
@@ -85,6 +90,7 @@ class RedisPubSub:
         self.redis: redis.Redis = client or redis.from_url(url, decode_responses=True, socket_timeout=5.0)
         self._subscriptions: dict[str, set[RedisSubscription]] = {}
         self._confirmed: set[str] = set()
+        self._resync: set[str] = set()  # topics whose subscribers catch up when Redis confirms them
         self._waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -113,6 +119,7 @@ class RedisPubSub:
         if not subscribers:
             del self._subscriptions[subscription.topic]
             self._confirmed.discard(subscription.topic)
+            self._resync.discard(subscription.topic)
             self._commands.put_nowait(("unsubscribe", subscription.topic))
 
     async def close(self) -> None:
@@ -135,6 +142,7 @@ class RedisPubSub:
         try:
             await asyncio.wait_for(waiter, timeout)
         except TimeoutError:
+            self._resync.add(topic)  # confirmed later: the subscribers get RESYNC then (module docstring)
             return False
         return True
 
@@ -179,9 +187,7 @@ class RedisPubSub:
                 if not first:
                     self.reconnects += 1
                     logger.warning("redis subscriber connected again: every subscriber catches up")
-                    for subscribers in list(self._subscriptions.values()):
-                        for subscription in list(subscribers):
-                            subscription.put(RESYNC)
+                    self._resync.update(self._subscriptions)  # on each confirmation, read below
                 first = False
                 delay = 0.05
                 while True:
@@ -216,6 +222,10 @@ class RedisPubSub:
             for waiter in self._waiters.pop(topic, []):
                 if not waiter.done():
                     waiter.set_result(None)
+            if topic in self._resync:
+                self._resync.discard(topic)
+                for subscription in list(self._subscriptions.get(topic, ())):
+                    subscription.put(RESYNC)
             return
         if kind != "message":
             return
