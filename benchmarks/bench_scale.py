@@ -8,7 +8,8 @@ spectator on the *other* process than the player's, over the one on the same pro
 cross-process fan-out. (a), one process on SQLite, is the single-process server benchmark. The reference in
 the same run is (b) itself for (c). Needs PostgreSQL at 127.0.0.1:5432 (db `test`), Redis at 6379, nginx.
 
-Run: ``python benchmarks/bench_scale.py [--quick]`` (or ``python benchmarks/run.py scale``).
+Run: ``python benchmarks/bench_scale.py [--quick]`` (or ``python benchmarks/run.py scale``);
+``python benchmarks/bench_scale.py --fanout [TABLES [SECONDS]]`` measures only the fan-out (under a minute).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import random
 import secrets
 import sys
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -132,11 +134,20 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def fanout(servers: list[Server], tables: int, seconds: float) -> tuple[list[float], list[float]]:
-    """Human-paced tables played on process 0, watched on process 0 (same) and process 1 (other)."""
+async def fanout(
+    servers: list[Server], tables: int, seconds: float, warmup: float = 2.0
+) -> tuple[list[float], list[float], list[float]]:
+    """Human-paced tables played on process 0, watched on process 0 (same) and process 1 (other): the latency
+    from sending an action to each spectator's frame, and, per frame both got, how much later the other
+    process's spectator got it than the same process's (paired: the load both share cancels out).
+
+    Every client connects first; the players start acting ``warmup`` seconds after the last one got its first
+    frame, so the measure is of play, not of a thousand connections (and their presence notices) arriving at
+    once."""
     same: list[float] = []
     other: list[float] = []
     sent: dict[tuple[str, int], float] = {}
+    arrived: dict[tuple[str, int], dict[int, float]] = {}
     loop = asyncio.get_running_loop()
     http, ws0 = servers[0].url, servers[0].url.replace("http", "ws")
     ws1 = servers[1].url.replace("http", "ws")
@@ -155,56 +166,70 @@ async def fanout(servers: list[Server], tables: int, seconds: float) -> tuple[li
                 for s in (0, 1)
             ]
             made.append((created["id"], tokens))
-    end = loop.time() + seconds
+    clients = 4 * tables
+    connected: list[int] = []
+    go = asyncio.Event()
+    end = loop.time() + 3600.0  # until every client is connected: see below
+
+    def first_frame() -> None:
+        connected.append(1)
+        if len(connected) == clients:
+            loop.call_later(warmup, go.set)
+
+    async def frames(conn: Any) -> AsyncIterator[dict[str, Any]]:
+        while loop.time() < end:
+            try:
+                yield json.loads(await asyncio.wait_for(conn.recv(), max(0.01, end - loop.time())))
+            except TimeoutError:
+                return
 
     async def player(table: str, token: str) -> None:
         rng = random.Random()
-        async with websockets.connect(f"{ws0}/api/tables/{table}/ws?token={token}") as conn:
-            while loop.time() < end:
-                try:
-                    frame = json.loads(await asyncio.wait_for(conn.recv(), max(0.01, end - loop.time())))
-                except TimeoutError:
-                    return
+        async with websockets.connect(f"{ws0}/api/tables/{table}/ws?token={token}", open_timeout=60) as conn:
+            first = True
+            async for frame in frames(conn):
+                if first:
+                    first = False
+                    first_frame()
+                    await go.wait()
                 if frame["type"] == "state" and frame["legal_actions"] and frame["status"] == "playing":
                     await asyncio.sleep(rng.uniform(0.5, 1.5))
                     sent[(table, frame["version"])] = loop.time()
-                    await conn.send(
-                        json.dumps(
-                            {
-                                "type": "action",
-                                "action": rng.choice(frame["legal_actions"]),
-                                "version": frame["version"],
-                                "id": secrets.token_hex(4),
-                            }
-                        )
-                    )
+                    message = {
+                        "type": "action",
+                        "action": rng.choice(frame["legal_actions"]),
+                        "version": frame["version"],
+                        "id": secrets.token_hex(4),
+                    }
+                    await conn.send(json.dumps(message))
 
-    async def spectator(table: str, ws: str, into: list[float]) -> None:
-        async with websockets.connect(f"{ws}/api/tables/{table}/ws") as conn:
+    async def spectator(table: str, ws: str, into: list[float], which: int) -> None:
+        async with websockets.connect(f"{ws}/api/tables/{table}/ws", open_timeout=60) as conn:
             previous: int | None = None
-            while loop.time() < end:
-                try:
-                    frame = json.loads(await asyncio.wait_for(conn.recv(), max(0.01, end - loop.time())))
-                except TimeoutError:
-                    return
-                if (
-                    frame["type"] == "state"
-                    and previous is not None
-                    and (table, previous) in sent
-                    and frame["version"] > previous
-                ):
+            async for frame in frames(conn):
+                if previous is None:
+                    first_frame()
+                if frame["type"] != "state":
+                    continue
+                if previous is not None and (table, previous) in sent and frame["version"] > previous:
                     into.append(loop.time() - sent[(table, previous)])
-                if frame["type"] == "state":
-                    previous = frame["version"]
+                    arrived.setdefault((table, previous), {})[which] = loop.time()
+                previous = frame["version"]
 
     tasks = []
     for table, tokens in made:
-        tasks += [player(table, t) for t in tokens]
-        tasks += [spectator(table, ws0, same), spectator(table, ws1, other)]
+        tasks += [asyncio.create_task(player(table, t)) for t in tokens]
+        tasks += [
+            asyncio.create_task(spectator(table, ws0, same, 0)),
+            asyncio.create_task(spectator(table, ws1, other, 1)),
+        ]
+    await go.wait()
+    end = loop.time() + seconds
     failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True) if isinstance(r, BaseException)]
     if failed:
         print(f"  ({len(failed)} fan-out client(s) failed: {failed[0]!r})")
-    return same, other
+    paired = [t[1] - t[0] for t in arrived.values() if len(t) == 2]
+    return same, other, paired
 
 
 def run(quick: bool = False) -> None:
@@ -242,11 +267,12 @@ def run(quick: bool = False) -> None:
                     rate = load.acked / load.elapsed
                     print(f"  {tables:5d} human-paced tables: {rate:6.0f} actions/s, {_ms(load.latency)}")
                 if count > 1:
-                    same, other = asyncio.run(fanout(servers, 50 if quick else 250, seconds))
+                    same, other, paired = asyncio.run(fanout(servers, 50 if quick else 250, seconds))
                     extra = _pct(other, 0.99) - _pct(same, 0.99)
                     print(
                         f"  fan-out, player on process 0: frame on the same process {_ms(same)}; "
-                        f"on the other {_ms(other)}: extra p99 {extra:.1f} ms"
+                        f"on the other {_ms(other)}: extra p99 {extra:.1f} ms "
+                        f"(per frame, other minus same: {_ms(paired)})"
                     )
             finally:
                 nginx.stop()
@@ -255,5 +281,42 @@ def run(quick: bool = False) -> None:
                 clear_prefix(REDIS, prefix)
 
 
+def run_fanout(tables: int, seconds: float) -> None:
+    """Only the cross-process fan-out, on two processes (no nginx): a focused measurement that takes under a
+    minute, to compare changes to the fan-out path. The reference (a frame on the player's own process) is
+    measured in the same run, on the same tables."""
+    why = missing()
+    if why:
+        print(f"skipped: {why}")
+        return
+    folder = Path(tempfile.mkdtemp(prefix="bench-fanout-"))
+    prefix = f"dpbench{secrets.token_hex(3)}"
+    with fresh_database() as db:
+        servers = [Server(db, REDIS, prefix, folder / f"fanout-{i}.log", ["--bot-delay", "0"]) for i in range(2)]
+        try:
+            for server in servers:
+                server.start()
+            same, other, paired = asyncio.run(fanout(servers, tables, seconds))
+        finally:
+            for server in servers:
+                server.stop()
+            clear_prefix(REDIS, prefix)
+    extra = _pct(other, 0.99) - _pct(same, 0.99)
+    print(f"fan-out, {tables} human-paced tables for {seconds:g} s, player on process 0 ({len(same)} frames):")
+    print(f"  spectator on the same process:  {_ms(same)}")
+    print(f"  spectator on the other process: {_ms(other)}")
+    print(f"  extra p50 {_pct(other, 0.5) - _pct(same, 0.5):.1f} ms, extra p99 {extra:.1f} ms")
+    print(f"  per frame, other minus same: {_ms(paired)}")
+
+
+def main(argv: list[str]) -> None:
+    """``--quick``: a smoke test; ``--fanout [TABLES [SECONDS]]``: only the fan-out (default 250 tables, 20 s)."""
+    if "--fanout" in argv:
+        numbers = [a for a in argv[argv.index("--fanout") + 1 :] if not a.startswith("-")]
+        run_fanout(int(numbers[0]) if numbers else 250, float(numbers[1]) if len(numbers) > 1 else 20.0)
+    else:
+        run(quick="--quick" in argv)
+
+
 if __name__ == "__main__":
-    run(quick="--quick" in sys.argv)
+    main(sys.argv[1:])

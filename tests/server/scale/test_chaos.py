@@ -20,7 +20,17 @@ import httpx
 import pytest
 
 from tests.server.scale.checks import check_table, stored_events
-from tests.server.scale.harness import Nginx, RedisServer, Server, fresh_database, missing, query, wait_for
+from tests.server.scale.harness import (
+    Nginx,
+    RedisServer,
+    Server,
+    explain_failure,
+    fresh_database,
+    missing,
+    query,
+    report,
+    wait_for,
+)
 from tests.server.scale.players import Record, play
 
 pytestmark = [pytest.mark.skipif(missing() is not None, reason=str(missing())), pytest.mark.slow]
@@ -97,6 +107,7 @@ def run_chaos(
 
     tables: list[dict[str, Any]] = []
     lost: list[str] = []
+    playing: dict[int, dict[str, Any]] = {}  # each lane's game in progress (the diagnostics' "where")
 
     async def lane(index: int, game: str, config: dict[str, Any], seats: list[str], style: dict[str, Any]) -> None:
         lane_rng = random.Random(rng.random())
@@ -120,6 +131,7 @@ def run_chaos(
                 if "resign_after" in style:
                     continue  # a board game nobody can end: left out of the checks below (reported)
             clients: list[tuple[int | None, Record]] = []
+            playing[index] = {"game": game, "id": table_id, "clients": clients}
             tasks = []
             path = f"/api/tables/{table_id}/ws"
             spectator = Record()
@@ -137,44 +149,56 @@ def run_chaos(
     async def main() -> None:
         await asyncio.wait_for(asyncio.gather(*(lane(i, *spec) for i, spec in enumerate(LANES))), timeout=240)
 
-    thread = threading.Thread(target=chaos, daemon=True)
-    thread.start()
-    asyncio.run(main())
-    thread.join(60)
-    assert len(kills) >= KILLS and redis.restarts == 1
-    for server in servers:
-        server.wait_ready()
+    def describe() -> str:
+        lines = [
+            f"{len(kills)} kills (seconds into the run, victim), the last: {kills[-5:]}; "
+            f"{redis.restarts} Redis restart(s); {len(tables)} games done; join answers lost: {lost}",
+            report(servers, db=db, nginx=nginx, tables=[p["id"] for p in playing.values()]),
+        ]
+        for index, now in sorted(playing.items()):
+            lines.append(f"lane {index}: {now['game']} table {now['id']}")
+            lines += [f"  {'spectator' if s is None else f'seat {s}'}: {r.summary()}" for s, r in now["clients"]]
+        return "\n".join(lines)
 
-    # Tables created by a request whose answer was lost are games too if bots took every seat.
-    def settled() -> bool:
-        return not [r for r in query(db, "SELECT id FROM dp_tables WHERE status = 'playing'") if r[0] not in lost]
+    with explain_failure(describe):
+        thread = threading.Thread(target=chaos, daemon=True)
+        thread.start()
+        asyncio.run(main())
+        thread.join(60)
+        assert len(kills) >= KILLS and redis.restarts == 1
+        for server in servers:
+            server.wait_ready()
 
-    wait_for(settled, 120, "games still running after the chaos")
-    for table in tables:
-        check_table(db, nginx.url, table["id"], table["clients"], folder)
+        # Tables created by a request whose answer was lost are games too if bots took every seat.
+        def settled() -> bool:
+            return not [r for r in query(db, "SELECT id FROM dp_tables WHERE status = 'playing'") if r[0] not in lost]
 
-    # No timeout applied twice: each commit of a timeout is logged by its process with the version it made;
-    # no (table, version) is logged twice, and each is a timeout in the table's log.
-    logged = []
-    for server in servers:
-        for line in server.log.read_text().splitlines():
-            if line.startswith("{") and '"event": "timeout"' in line:
-                entry = json.loads(line)
-                logged.append((entry["table"], entry["version"], entry["seat"]))
-    repeated = [k for k, n in Counter(logged).items() if n > 1]
-    assert not repeated, f"timeouts applied twice: {repeated}"
-    events = {table_id: stored_events(db, table_id) for table_id in {t for t, _, _ in logged}}
-    for table_id, version, seat in logged:
-        commit = []  # the events of that commit: its timeouts, then the dice they made due
-        for event in reversed(events[table_id][:version]):
-            if event[1] is not None and event[2] != "timeout":
-                break
-            commit.append(event)
-        assert (seat, "timeout") in [e[1:3] for e in commit], (table_id, version, commit)
-    finished = query(db, "SELECT count(*) FROM dp_tables WHERE status = 'finished'")[0][0]
-    takeovers = sum(s.log.read_text().count('"event": "lease taken"') for s in servers)
-    print(
-        f"\nchaos: {len(kills)} SIGKILLs, {redis.restarts} Redis restart, {len(tables)} games checked "
-        f"({finished} finished in all), {len(logged)} timeouts logged, {takeovers} leases taken over, "
-        f"{len(lost)} join answers lost"
-    )
+        wait_for(settled, 120, "games still running after the chaos")
+        for table in tables:
+            check_table(db, nginx.url, table["id"], table["clients"], folder)
+
+        # No timeout applied twice: each commit of a timeout is logged by its process with the version it made;
+        # no (table, version) is logged twice, and each is a timeout in the table's log.
+        logged = []
+        for server in servers:
+            for line in server.log.read_text().splitlines():
+                if line.startswith("{") and '"event": "timeout"' in line:
+                    entry = json.loads(line)
+                    logged.append((entry["table"], entry["version"], entry["seat"]))
+        repeated = [k for k, n in Counter(logged).items() if n > 1]
+        assert not repeated, f"timeouts applied twice: {repeated}"
+        events = {table_id: stored_events(db, table_id) for table_id in {t for t, _, _ in logged}}
+        for table_id, version, seat in logged:
+            commit = []  # the events of that commit: its timeouts, then the dice they made due
+            for event in reversed(events[table_id][:version]):
+                if event[1] is not None and event[2] != "timeout":
+                    break
+                commit.append(event)
+            assert (seat, "timeout") in [e[1:3] for e in commit], (table_id, version, commit)
+        finished = query(db, "SELECT count(*) FROM dp_tables WHERE status = 'finished'")[0][0]
+        takeovers = sum(s.log.read_text().count('"event": "lease taken"') for s in servers)
+        print(
+            f"\nchaos: {len(kills)} SIGKILLs, {redis.restarts} Redis restart, {len(tables)} games checked "
+            f"({finished} finished in all), {len(logged)} timeouts logged, {takeovers} leases taken over, "
+            f"{len(lost)} join answers lost"
+        )

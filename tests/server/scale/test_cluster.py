@@ -27,8 +27,10 @@ from tests.server.scale.harness import (
     Nginx,
     Server,
     clear_prefix,
+    explain_failure,
     fresh_database,
     missing,
+    report,
     wait_for,
 )
 from tests.server.scale.players import Record, play, watch_all
@@ -129,9 +131,18 @@ def test_all_five_games_on_three_processes(site: Site) -> None:
                 tasks.append(asyncio.create_task(player, name=f"{table['id']} {table['game']} seat {seat}"))
         await watch_all(tasks, timeout=150)
 
-    asyncio.run(main())
-    for table in tables:
-        check_table(site.db, site.nginx.url, table["id"], clients[table["id"]], site.folder)
+    def describe() -> str:
+        lines = [report(site.servers, db=site.db, nginx=site.nginx, tables=[t["id"] for t in tables])]
+        for table in tables:
+            lines.append(f"table {table['id']} ({table['game']}):")
+            for seat, record in clients[table["id"]]:
+                lines.append(f"  {'spectator' if seat is None else f'seat {seat}'}: {record.summary()}")
+        return "\n".join(lines)
+
+    with explain_failure(describe):
+        asyncio.run(main())
+        for table in tables:
+            check_table(site.db, site.nginx.url, table["id"], clients[table["id"]], site.folder)
 
 
 @pytest.mark.parametrize(("game", "config"), [("holdem", {"stack": 30}), ("peekpoker", {"stack": 6})])

@@ -66,3 +66,26 @@ def test_a_redis_restart_tells_every_subscriber_to_catch_up() -> None:
         run(main())
     finally:
         server.stop()
+
+
+@needs_redis
+def test_a_subscription_confirmed_after_its_caller_stopped_waiting_gets_a_resync() -> None:
+    """A starved process: Redis confirms the subscription after ``ready`` gave up, and the caller had read
+    the record meanwhile; what was published in between is lost unless the subscriber catches up again."""
+
+    async def main() -> None:
+        prefix = f"dptest{secrets.token_hex(4)}:"
+        bus = RedisPubSub(URL, prefix=prefix)
+        try:
+            subscription = bus.subscribe("t1")
+            assert not await subscription.ready(timeout=0)  # not confirmed yet: the caller goes on without
+            assert await asyncio.wait_for(subscription.get(), 10) == RESYNC
+            assert await subscription.ready(timeout=0)
+            on_time = bus.subscribe("t2")
+            assert await on_time.ready()
+            await bus.publish("t2", {"n": 1})
+            assert await asyncio.wait_for(on_time.get(), 10) == {"n": 1}  # confirmed in time: no resync
+        finally:
+            await bus.close()
+
+    run(main())
