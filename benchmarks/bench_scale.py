@@ -35,7 +35,10 @@ REDIS = "redis://127.0.0.1:6379/0"
 
 
 class Load:
-    def __init__(self) -> None:
+    def __init__(self, http: httpx.AsyncClient) -> None:
+        # One HTTP client for the whole load: making one costs ~20 ms of CPU (its TLS context), which stalled
+        # this process's event loop, and so every latency it was measuring, at each finished game.
+        self.http = http
         self.latency: list[float] = []
         self.acked = 0
         self.counting = False
@@ -64,16 +67,16 @@ async def seat(load: Load, http: str, ws: str, table: str, token: str, pace: flo
                     pending = None
                 elif frame["type"] == "state":
                     if frame["status"] == "finished":
+                        client = load.http
                         if frame["seat"] == 0:
-                            async with httpx.AsyncClient() as client:
-                                await client.post(f"{http}/api/tables/{table}/rematch")
+                            await client.post(f"{http}/api/tables/{table}/rematch")
                         await asyncio.sleep(0.05)
-                        async with httpx.AsyncClient() as client:
-                            summary = (await client.get(f"{http}/api/tables/{table}")).json()
+                        summary = (await client.get(f"{http}/api/tables/{table}")).json()
                         while summary.get("rematch") is None:
+                            if loop.time() >= end:
+                                return  # never hang the run on one table: the report counts what was acked
                             await asyncio.sleep(0.05)
-                            async with httpx.AsyncClient() as client:
-                                summary = (await client.get(f"{http}/api/tables/{table}")).json()
+                            summary = (await client.get(f"{http}/api/tables/{table}")).json()
                         table = summary["rematch"]
                         break
                     latest = frame
@@ -95,9 +98,9 @@ async def seat(load: Load, http: str, ws: str, table: str, token: str, pace: flo
 
 async def run_load(players: list[tuple[str, str]], tables: int, pace: float, seconds: float, warmup: float) -> Load:
     """``players``: (HTTP base, WS base) per table, round robin. Returns what was measured after ``warmup``."""
-    load = Load()
     loop = asyncio.get_running_loop()
     async with httpx.AsyncClient(timeout=30) as client:
+        load = Load(client)
         made = []
         for i in range(tables):
             http, ws = players[i % len(players)]
@@ -113,13 +116,13 @@ async def run_load(players: list[tuple[str, str]], tables: int, pace: float, sec
                 for s in (0, 1)
             ]
             made.append((http, ws, created["id"], tokens))
-    end = loop.time() + warmup + seconds  # from now: creating the tables took a while
-    tasks = [asyncio.create_task(seat(load, h, w, t, tok, pace, end)) for h, w, t, toks in made for tok in toks]
-    await asyncio.sleep(warmup)
-    load.counting = True
-    started = loop.time()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    load.elapsed = loop.time() - started
+        end = loop.time() + warmup + seconds  # from now: creating the tables took a while
+        tasks = [asyncio.create_task(seat(load, h, w, t, tok, pace, end)) for h, w, t, toks in made for tok in toks]
+        await asyncio.sleep(warmup)
+        load.counting = True
+        started = loop.time()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        load.elapsed = loop.time() - started
     return load
 
 

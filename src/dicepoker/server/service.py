@@ -456,7 +456,9 @@ class TableService:
 
     async def rematch(self, table_id: str) -> dict[str, JSON]:
         """A new table with the same game, config, clock and seats (people keep their tokens)."""
-        table = await self._table(table_id)
+        # Fresh: the asker may have seen the end from another process before this one heard of it, and
+        # "is it finished?" is checked here, not by the write (as a join's seat is).
+        table = await self._table(table_id, fresh=True)
         for _ in range(RETRIES):
             try:
                 return await self._rematch(table)

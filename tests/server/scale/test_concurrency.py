@@ -225,3 +225,36 @@ def test_a_rematch_interrupted_between_its_writes_is_completed_by_another_proces
             await storage.close()
 
     run(main())
+
+
+class Behind(Everything):
+    """A coordinator that follows every table but whose messages have not arrived yet: a process behind."""
+
+    def tracks(self, table_id: str) -> bool:
+        return True
+
+
+def test_a_rematch_asked_of_a_process_not_yet_told_the_game_ended_is_made(
+    storages: tuple[str, dict[str, Any]],
+) -> None:
+    # A client sees the final state from one process and asks another for the rematch (nginx spreads
+    # requests), before that one has heard of the end: it must read the table back, not answer 409.
+    kind, settings = storages
+    clock = FakeClock()
+
+    async def main() -> None:
+        storage_a, storage_b = await _open(kind, settings)
+        a, b = two_services(storage_a, storage_b, clock)
+        b.use(Behind())
+        created = await a.create_table("scorecard", {}, ["open", "open"], None)
+        table_id = str(created["id"])
+        await a.join(table_id, 0, "ann")
+        await a.join(table_id, 1, "bob")
+        assert (await b.summary(table_id))["status"] == "playing"  # b's copy, kept as if it followed it
+        await a.act(table_id, 0, "resign")
+        made = await b.rematch(table_id)
+        assert (await a.summary(table_id))["rematch"] == made["id"]
+        for storage in {id(storage_a): storage_a, id(storage_b): storage_b}.values():
+            await storage.close()
+
+    run(main())
