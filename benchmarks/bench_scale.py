@@ -67,17 +67,13 @@ async def seat(load: Load, http: str, ws: str, table: str, token: str, pace: flo
                     pending = None
                 elif frame["type"] == "state":
                     if frame["status"] == "finished":
-                        client = load.http
-                        if frame["seat"] == 0:
-                            await client.post(f"{http}/api/tables/{table}/rematch")
-                        await asyncio.sleep(0.05)
-                        summary = (await client.get(f"{http}/api/tables/{table}")).json()
-                        while summary.get("rematch") is None:
-                            if loop.time() >= end:
-                                return  # never hang the run on one table: the report counts what was acked
-                            await asyncio.sleep(0.05)
-                            summary = (await client.get(f"{http}/api/tables/{table}")).json()
-                        table = summary["rematch"]
+                        # Both players ask for the rematch: its id is fixed by the old table's, so both get the
+                        # same table at once, with no polling to weigh on the saturated figure.
+                        answer = await load.http.post(f"{http}/api/tables/{table}/rematch")
+                        if answer.status_code != 201:
+                            return  # never hang the run on one table: the report counts what was acked
+                        summary = answer.json()
+                        table = summary["id"]
                         break
                     latest = frame
                 if latest is not None and latest["legal_actions"] and pending is None:

@@ -52,7 +52,8 @@ def test_a_dead_owners_downtime_is_given_back_to_the_turn() -> None:
             for task in lease_a._tasks:
                 task.cancel()
             clock.advance(38)  # nobody times the table for 40 s: the deadline passed 20 s ago
-            await lease_a.redis.delete(f"{prefix}:lease:{table_id}")  # its lease has expired by now
+            await lease_a.redis.delete(f"{prefix}:lease:{table_id}")  # its lease has expired by now,
+            await lease_a.redis.zrem(f"{prefix}:processes", "a")  # and its sign of life (3 beats, not 5) before
             await lease_b._beat(1)
             assert lease_b.owns(table_id)
             table = b._tables[table_id]
@@ -70,6 +71,61 @@ def test_a_dead_owners_downtime_is_given_back_to_the_turn() -> None:
             for service in (a, b):
                 await service.stop()
                 await service.storage.close()
+            clear_prefix(REDIS, prefix)
+
+    with fresh_database() as db:
+        run(main(db))
+
+
+def test_orphan_tables_are_looked_for_when_a_process_leaves_not_every_beat() -> None:
+    # Reading every unfinished table's lease each beat cost a fifth of a busy process's time: the scan runs
+    # at start, for a lease's life after a process leaves, and every SAFETY_SCAN_BEATS beats otherwise.
+    from dicepoker.server import cluster as cluster_module
+
+    clock = FakeClock()
+    prefix = f"dptest{secrets.token_hex(4)}"
+
+    async def main(db: str) -> None:
+        storage = SqlStorage(db)
+        await storage.open()
+        service = TableService(storage, InProcessPubSub(), now=clock, bot_delay=0.0)
+        lease = Cluster(REDIS, prefix=prefix, lease_ttl=600, name="b", now=clock)
+        service.use(lease)
+        await service.start(scheduler=False)
+        scans = 0
+        unfinished = storage.unfinished_ids
+
+        async def counted() -> list[str]:
+            nonlocal scans
+            scans += 1
+            return await unfinished()
+
+        storage.unfinished_ids = counted  # type: ignore[method-assign]
+        try:
+            await lease.redis.zadd(f"{prefix}:processes", {"a": clock() + 10_000})  # another live process
+            await lease._beat(1)  # a new member is no reason to look (the start-up window is over below)
+            clock.advance(600 + 3 * 120)  # past the start-up window
+            scans = 0
+            for beat in range(2, 2 + 5):
+                await lease.redis.zadd(f"{prefix}:processes", {"a": clock() + 10_000})
+                await lease._beat(beat)
+                clock.advance(120)
+            assert scans == 0  # steady: nobody left, nothing to look for
+            await lease._beat(cluster_module.SAFETY_SCAN_BEATS)
+            assert scans == 1  # now and then all the same
+            await lease.redis.zrem(f"{prefix}:processes", "a")  # a died: its sign of life expired
+            scans = 0
+            for beat in range(31, 31 + 3):
+                await lease._beat(beat)
+                clock.advance(120)
+            assert scans == 3  # every beat while a's leases run out
+            clock.advance(600)
+            scans = 0
+            await lease._beat(40)
+            assert scans == 0
+        finally:
+            await service.stop()
+            await storage.close()
             clear_prefix(REDIS, prefix)
 
     with fresh_database() as db:
