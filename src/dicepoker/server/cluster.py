@@ -53,11 +53,21 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("dicepoker.server.cluster")
 _RENEW = """
-local holder = redis.call('GET', KEYS[1])
-if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-if not holder then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) and 1 or 0 end
-return 0
+local kept = {}
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then
+    kept[i] = redis.call('PEXPIRE', key, ARGV[2])
+  elseif not holder then
+    kept[i] = redis.call('SET', key, ARGV[1], 'PX', ARGV[2]) and 1 or 0
+  else
+    kept[i] = 0
+  end
+end
+return kept
 """
+"""Renew every lease of this process in one call (one command per lease cost ~50 µs of Python each at every
+beat): each kept (1), re-created if Redis lost it (1), or held by another process now (0)."""
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -321,9 +331,11 @@ class Cluster:
             pipe.zadd(self._key("processes"), {self.name: now + 3 * self.beat})
             pipe.zremrangebyscore(self._key("processes"), "-inf", now)
             pipe.zrange(self._key("processes"), 0, -1)
-            for table_id in owned:
-                await self._renew(keys=[self._key("lease", table_id)], args=[self.name, self._ttl_ms], client=pipe)
-            if owned:  # when each table's timer was last seen alive (what a takeover gives back)
+            if owned:
+                await self._renew(
+                    keys=[self._key("lease", i) for i in owned], args=[self.name, self._ttl_ms], client=pipe
+                )
+                # when each table's timer was last seen alive (what a takeover gives back)
                 pipe.hset(self._key("renewed"), mapping={table_id: repr(now) for table_id in owned})
             for table_id, counts in self.local.items():
                 for seat, count in counts.items():
@@ -333,7 +345,7 @@ class Cluster:
             results = await pipe.execute()
         members = {str(m) for m in results[2]}
         alive = max(1, len(members))
-        for table_id, kept in zip(owned, results[3 : 3 + len(owned)], strict=True):
+        for table_id, kept in zip(owned, results[3] if owned else [], strict=True):
             if not kept:
                 await self._lost(table_id)
         for table_id in list(self._followed):

@@ -130,3 +130,40 @@ def test_orphan_tables_are_looked_for_when_a_process_leaves_not_every_beat() -> 
 
     with fresh_database() as db:
         run(main(db))
+
+
+def test_a_beat_renews_every_lease_recreates_a_lost_one_and_lets_go_of_a_taken_one() -> None:
+    clock = FakeClock()
+    prefix = f"dptest{secrets.token_hex(4)}"
+
+    async def main(db: str) -> None:
+        storage = SqlStorage(db)
+        await storage.open()
+        service = TableService(storage, InProcessPubSub(), now=clock, bot_delay=0.0)
+        lease = Cluster(REDIS, prefix=prefix, lease_ttl=600, name="a", now=clock)
+        service.use(lease)
+        await service.start(scheduler=False)
+        try:
+            ids = []
+            for _ in range(3):
+                table_id = str((await service.create_table("scorecard", {}, ["open", "open"], None))["id"])
+                await service.join(table_id, 0, "ann")
+                await service.join(table_id, 1, "bob")
+                ids.append(table_id)
+            assert all(lease.owns(i) for i in ids)
+            kept, forgotten, taken = ids
+            await lease.redis.pexpire(f"{prefix}:lease:{kept}", 10)  # about to expire: the beat renews it
+            await lease.redis.delete(f"{prefix}:lease:{forgotten}")  # Redis lost it (a restart): re-created
+            await lease.redis.set(f"{prefix}:lease:{taken}", "b")  # another process holds it now
+            await lease._beat(1)
+            assert lease.owns(kept) and lease.owns(forgotten) and not lease.owns(taken)
+            assert await lease.redis.pttl(f"{prefix}:lease:{kept}") > 500_000
+            assert await lease.redis.get(f"{prefix}:lease:{forgotten}") == "a"
+            assert await lease.redis.get(f"{prefix}:lease:{taken}") == "b"
+        finally:
+            await service.stop()
+            await storage.close()
+            clear_prefix(REDIS, prefix)
+
+    with fresh_database() as db:
+        run(main(db))
