@@ -23,23 +23,25 @@ REDIS = f"redis://{REDIS_HOST}:{REDIS_PORT}/0"
 CLOCK = 30.0
 
 
+async def process(db: str, name: str, prefix: str, clock: FakeClock) -> tuple[TableService, Cluster]:
+    """A server process's service and cluster part, on ``db`` and the shared Redis, with an injected clock."""
+    storage = SqlStorage(db)
+    await storage.open()
+    service = TableService(storage, InProcessPubSub(), now=clock, bot_delay=0.0)
+    # A long lease: the beats below are the tests', not the background task's (it beats once at start).
+    cluster = Cluster(REDIS, prefix=prefix, lease_ttl=600, name=name, now=clock)
+    service.use(cluster)
+    await service.start(scheduler=False)
+    return service, cluster
+
+
 def test_a_dead_owners_downtime_is_given_back_to_the_turn() -> None:
     clock = FakeClock()
     prefix = f"dptest{secrets.token_hex(4)}"
 
-    async def process(db: str, name: str) -> tuple[TableService, Cluster]:
-        storage = SqlStorage(db)
-        await storage.open()
-        service = TableService(storage, InProcessPubSub(), now=clock, bot_delay=0.0)
-        # A long lease: the beats below are the test's, not the background task's (it beats once at start).
-        cluster = Cluster(REDIS, prefix=prefix, lease_ttl=600, name=name, now=clock)
-        service.use(cluster)
-        await service.start(scheduler=False)
-        return service, cluster
-
     async def main(db: str) -> None:
-        a, lease_a = await process(db, "a")
-        b, lease_b = await process(db, "b")
+        a, lease_a = await process(db, "a", prefix, clock)
+        b, lease_b = await process(db, "b", prefix, clock)
         try:
             table_id = str((await a.create_table("holdem", {}, ["open", "open"], CLOCK))["id"])
             await a.join(table_id, 0, "ann")
@@ -86,12 +88,8 @@ def test_orphan_tables_are_looked_for_when_a_process_leaves_not_every_beat() -> 
     prefix = f"dptest{secrets.token_hex(4)}"
 
     async def main(db: str) -> None:
-        storage = SqlStorage(db)
-        await storage.open()
-        service = TableService(storage, InProcessPubSub(), now=clock, bot_delay=0.0)
-        lease = Cluster(REDIS, prefix=prefix, lease_ttl=600, name="b", now=clock)
-        service.use(lease)
-        await service.start(scheduler=False)
+        service, lease = await process(db, "b", prefix, clock)
+        storage = service.storage
         scans = 0
         unfinished = storage.unfinished_ids
 
@@ -125,7 +123,7 @@ def test_orphan_tables_are_looked_for_when_a_process_leaves_not_every_beat() -> 
             assert scans == 0
         finally:
             await service.stop()
-            await storage.close()
+            await service.storage.close()
             clear_prefix(REDIS, prefix)
 
     with fresh_database() as db:
@@ -137,12 +135,7 @@ def test_a_beat_renews_every_lease_recreates_a_lost_one_and_lets_go_of_a_taken_o
     prefix = f"dptest{secrets.token_hex(4)}"
 
     async def main(db: str) -> None:
-        storage = SqlStorage(db)
-        await storage.open()
-        service = TableService(storage, InProcessPubSub(), now=clock, bot_delay=0.0)
-        lease = Cluster(REDIS, prefix=prefix, lease_ttl=600, name="a", now=clock)
-        service.use(lease)
-        await service.start(scheduler=False)
+        service, lease = await process(db, "a", prefix, clock)
         try:
             ids = []
             for _ in range(3):
@@ -162,7 +155,7 @@ def test_a_beat_renews_every_lease_recreates_a_lost_one_and_lets_go_of_a_taken_o
             assert await lease.redis.get(f"{prefix}:lease:{taken}") == "b"
         finally:
             await service.stop()
-            await storage.close()
+            await service.storage.close()
             clear_prefix(REDIS, prefix)
 
     with fresh_database() as db:
