@@ -360,9 +360,17 @@ class Cluster:
         # from then until its leases have expired and been shared out, and otherwise only now and then.
         # Scanning every beat read every unfinished table's lease each second: at 1,250 tables, a fifth of a
         # process's time, and the pauses that made the cross-process fan-out's tail.
-        if self._members is None or self._members - members:
+        left = self._members is not None and bool(self._members - members)
+        if self._members is None or left:
             self._scan_until = now + self.lease_ttl + 2 * self.beat
         self._members = members
+        if left:
+            # A process that died between a commit and its publish took that message with it, and if it was a
+            # game's last move no later message shows the gap: read back every table followed here.
+            for table_id in list(self._followed):
+                table = self.service._tables.get(table_id)
+                if table is not None and table.status != FINISHED:
+                    await self.service.dealer.refresh(table)
         if now <= self._scan_until or beats % SAFETY_SCAN_BEATS == 0:
             await self._take_over(alive)
 

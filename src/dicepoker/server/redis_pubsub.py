@@ -41,6 +41,8 @@ OUTBOX = 10_000
 BATCH = 500
 RESYNC: JSON = {"resync": True}
 """Put into every subscription after the subscribing connection came back: messages may have been lost."""
+RESYNC_TEXT = json.dumps(RESYNC)
+"""RESYNC as a :class:`RedisPublisher` sends it on a channel whose messages it may have lost."""
 logger = logging.getLogger("dicepoker.server.redis")
 
 
@@ -251,8 +253,10 @@ class RedisPublisher:
     wake-up between a commit and its message on the wire. One connection, written in order, keeps the order.
 
     A message that cannot be sent (Redis away, the connection broken, the outbox full) is dropped and counted
-    in ``dropped``: whoever follows that table catches up from the database, on the next message's gap or on
-    the resync its subscriber gets when its own connection comes back (see the module docstring)."""
+    in ``dropped``, and so may be one that was sent when the connection broke before Redis answered it. Their
+    channels are remembered, and the first thing a new connection sends is :data:`RESYNC` on each of them:
+    whoever follows those tables catches up from the database. (Waiting for the table's next message to show
+    the gap is not enough: a finished game's last move has none, and its followers would never see the end.)"""
 
     def __init__(self, client: redis.Redis, *, limit: int = OUTBOX) -> None:
         self._client = client
@@ -261,6 +265,8 @@ class RedisPublisher:
         self.dropped = 0
         self.published = 0
         self.connections = 0
+        self._lost: set[str] = set()  # channels whose messages may not have reached Redis: RESYNC goes first
+        self._reading: list[str] = []  # the channels of the sent batch whose answers are being read
 
     def publish(self, channel: str, text: str) -> None:
         """Queue a message (the caller does not wait): it goes out on the writer's next turn."""
@@ -270,6 +276,7 @@ class RedisPublisher:
             self._outbox.put_nowait((channel, text))
         except asyncio.QueueFull:
             self.dropped += 1
+            self._lost.add(channel)
 
     async def close(self) -> None:
         task, self._task = self._task, None
@@ -283,7 +290,7 @@ class RedisPublisher:
         while True:
             connection: Any = self._client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
             # ^ a connection of its own, never shared: its answers come in the order of its messages
-            unanswered: asyncio.Queue[int] = asyncio.Queue()
+            unanswered: asyncio.Queue[list[str]] = asyncio.Queue()  # the channels of each sent batch
             answers: asyncio.Task[None] | None = None
             batch: list[tuple[str, str]] = []
             try:
@@ -291,6 +298,9 @@ class RedisPublisher:
                 self.connections += 1
                 answers = asyncio.create_task(self._read_answers(connection, unanswered))
                 failures = 0
+                if self._lost:  # tell the followers of what may have been lost to read the record
+                    carried = [(channel, RESYNC_TEXT) for channel in sorted(self._lost)] + carried
+                    self._lost.clear()
                 while True:
                     batch, carried = carried or await self._next_batch(), []
                     if answers.done():
@@ -301,17 +311,22 @@ class RedisPublisher:
                         raise ConnectionError(f"the publishing connection was closed: {why}")
                     packed = connection.pack_commands([("PUBLISH", channel, text) for channel, text in batch])
                     await connection.send_packed_command(packed, check_health=False)
-                    unanswered.put_nowait(len(batch))
+                    unanswered.put_nowait([channel for channel, _ in batch])
                     self.published += len(batch)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis away, a broken connection: drop what was in hand, start over
                 lost = len(batch)
+                self._lost.update(channel for channel, _ in batch)
+                self._lost.update(self._reading)  # sent, but Redis may never have had them
+                while not unanswered.empty():
+                    self._lost.update(unanswered.get_nowait())
                 if answers is None:  # could not connect: what waits would go out late, if ever
                     lost += len(carried) + self._outbox.qsize()
+                    self._lost.update(channel for channel, _ in carried)
                     carried = []
                     while not self._outbox.empty():
-                        self._outbox.get_nowait()
+                        self._lost.add(self._outbox.get_nowait()[0])
                 self.dropped += lost
                 if failures % 50 == 0:
                     logger.warning("redis publisher: connection lost, %d message(s) dropped: %r", lost, exc)
@@ -330,11 +345,11 @@ class RedisPublisher:
             batch.append(self._outbox.get_nowait())
         return batch
 
-    @staticmethod
-    async def _read_answers(connection: Any, unanswered: asyncio.Queue[int]) -> None:
+    async def _read_answers(self, connection: Any, unanswered: asyncio.Queue[list[str]]) -> None:
         """Read one answer per message sent (a subscriber count each), so the socket never fills up;
         a failed read (the socket timeout with answers due, a closed connection) ends the connection."""
         while True:
-            count = await unanswered.get()
-            for _ in range(count):
+            self._reading = []
+            self._reading = await unanswered.get()
+            for _ in self._reading:
                 await connection.read_response()

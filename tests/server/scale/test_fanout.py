@@ -196,3 +196,50 @@ def test_a_process_drops_its_own_messages_unread() -> None:
             await receiver.close()
 
     run(main())
+
+
+@needs_redis
+def test_a_message_the_publisher_lost_is_followed_by_a_resync_on_its_channel() -> None:
+    # The publishing connection breaks as a game's last move goes out: no later message would show the gap,
+    # so the publisher's next connection first tells that table's followers to read the record.
+    url = f"redis://{REDIS_HOST}:{REDIS_PORT}/0"
+
+    async def main() -> None:
+        prefix = f"dptest{secrets.token_hex(4)}:"
+        client = redis.from_url(url, decode_responses=True)
+        make_connection = client.connection_pool.make_connection
+        broken = 0
+
+        def connection() -> Any:
+            nonlocal broken
+            made = make_connection()  # type: ignore[no-untyped-call]
+            if broken == 0:  # the first connection breaks as its first batch is sent (not while connecting)
+                send = made.send_packed_command
+
+                async def fail(command: Any, check_health: bool = True) -> None:
+                    if not check_health:  # the publisher's own sends (connecting sends with the default)
+                        raise ConnectionError("the connection broke mid-send")
+                    await send(command, check_health)
+
+                made.send_packed_command = fail
+            broken += 1
+            return made
+
+        client.connection_pool.make_connection = connection  # type: ignore[method-assign]
+        publisher = RedisPublisher(client)
+        bus = RedisPubSub(url, prefix=prefix)
+        try:
+            subscription = bus.subscribe("t1")
+            assert await subscription.ready()
+            publisher.publish(f"{prefix}t1", '{"n":1}')  # the last move: lost with the connection
+            assert await asyncio.wait_for(subscription.get(), 30) == {"resync": True}
+            await _until(lambda: publisher.connections == 2, "no second connection")
+            assert publisher.dropped == 1
+            publisher.publish(f"{prefix}t1", '{"n":2}')
+            assert await asyncio.wait_for(subscription.get(), 30) == {"n": 2}  # and nothing resent twice
+        finally:
+            await publisher.close()
+            await bus.close()
+            await client.aclose()
+
+    run(main())

@@ -160,3 +160,37 @@ def test_a_beat_renews_every_lease_recreates_a_lost_one_and_lets_go_of_a_taken_o
 
     with fresh_database() as db:
         run(main(db))
+
+
+def test_when_a_process_leaves_the_others_read_back_the_tables_they_follow() -> None:
+    # a commits a game's last move and dies before publishing it: no later message shows b the gap, so b's
+    # clients would wait at the last-but-one state for ever. b reads its tables back when a is gone.
+    clock = FakeClock()
+    prefix = f"dptest{secrets.token_hex(4)}"
+
+    async def main(db: str) -> None:
+        a, lease_a = await process(db, "a", prefix, clock)
+        b, lease_b = await process(db, "b", prefix, clock)
+        try:
+            table_id = str((await a.create_table("scorecard", {}, ["open", "open"], None))["id"])
+            await a.join(table_id, 0, "ann")
+            await a.join(table_id, 1, "bob")
+            await b.summary(table_id)
+            lease_b.local[table_id] = {None: 1}  # a spectator of this table is connected to b,
+            await lease_b._follow(table_id)  # so b follows it
+            lease_a.publisher.publish = lambda channel, text: None  # type: ignore[method-assign]
+            await a.act(table_id, 0, "resign")  # committed; the message dies with a
+            assert b._tables[table_id].status == "playing"
+            await lease_b._beat(1)
+            assert b._tables[table_id].status == "playing"  # a is alive: nothing to suspect
+            await lease_a.redis.zrem(f"{prefix}:processes", "a")  # a's sign of life lapses
+            await lease_b._beat(2)
+            assert b._tables[table_id].status == "finished"
+        finally:
+            for service in (a, b):
+                await service.stop()
+                await service.storage.close()
+            clear_prefix(REDIS, prefix)
+
+    with fresh_database() as db:
+        run(main(db))
