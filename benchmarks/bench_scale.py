@@ -92,6 +92,17 @@ async def seat(load: Load, http: str, ws: str, table: str, token: str, pace: flo
                     latest = None
 
 
+async def _scorecard_table(client: httpx.AsyncClient, http: str) -> tuple[str, list[str]]:
+    """A new two-player scorecard table without a clock, both seats joined: its id and the two tokens."""
+    spec = {"game": "scorecard", "seats": ["open", "open"], "clock": None}
+    table = (await client.post(f"{http}/api/tables", json=spec)).json()["id"]
+    tokens = []
+    for seat_number in (0, 1):
+        answer = await client.post(f"{http}/api/tables/{table}/join", json={"seat": seat_number, "name": "b"})
+        tokens.append(answer.json()["token"])
+    return table, tokens
+
+
 async def run_load(players: list[tuple[str, str]], tables: int, pace: float, seconds: float, warmup: float) -> Load:
     """``players``: (HTTP base, WS base) per table, round robin. Returns what was measured after ``warmup``."""
     loop = asyncio.get_running_loop()
@@ -100,18 +111,7 @@ async def run_load(players: list[tuple[str, str]], tables: int, pace: float, sec
         made = []
         for i in range(tables):
             http, ws = players[i % len(players)]
-            created = (
-                await client.post(
-                    f"{http}/api/tables", json={"game": "scorecard", "seats": ["open", "open"], "clock": None}
-                )
-            ).json()
-            tokens = [
-                (await client.post(f"{http}/api/tables/{created['id']}/join", json={"seat": s, "name": "b"})).json()[
-                    "token"
-                ]
-                for s in (0, 1)
-            ]
-            made.append((http, ws, created["id"], tokens))
+            made.append((http, ws, *await _scorecard_table(client, http)))
         end = loop.time() + warmup + seconds  # from now: creating the tables took a while
         tasks = [asyncio.create_task(seat(load, h, w, t, tok, pace, end)) for h, w, t, toks in made for tok in toks]
         await asyncio.sleep(warmup)
@@ -153,18 +153,7 @@ async def fanout(
     async with httpx.AsyncClient(timeout=30) as client:
         made = []
         for _ in range(tables):
-            created = (
-                await client.post(
-                    f"{http}/api/tables", json={"game": "scorecard", "seats": ["open", "open"], "clock": None}
-                )
-            ).json()
-            tokens = [
-                (await client.post(f"{http}/api/tables/{created['id']}/join", json={"seat": s, "name": "b"})).json()[
-                    "token"
-                ]
-                for s in (0, 1)
-            ]
-            made.append((created["id"], tokens))
+            made.append(await _scorecard_table(client, http))
     clients = 4 * tables
     connected: list[int] = []
     go = asyncio.Event()

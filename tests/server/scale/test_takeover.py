@@ -35,6 +35,13 @@ async def process(db: str, name: str, prefix: str, clock: FakeClock) -> tuple[Ta
     return service, cluster
 
 
+async def stop(prefix: str, *services: TableService) -> None:
+    for service in services:
+        await service.stop()
+        await service.storage.close()
+    clear_prefix(REDIS, prefix)
+
+
 def test_a_dead_owners_downtime_is_given_back_to_the_turn() -> None:
     clock = FakeClock()
     prefix = f"dptest{secrets.token_hex(4)}"
@@ -70,10 +77,7 @@ def test_a_dead_owners_downtime_is_given_back_to_the_turn() -> None:
             assert await b.tick() == 1  # the timeout, once the given-back time is up too
             assert [e.action for e in table.events].count("timeout") == 1
         finally:
-            for service in (a, b):
-                await service.stop()
-                await service.storage.close()
-            clear_prefix(REDIS, prefix)
+            await stop(prefix, a, b)
 
     with fresh_database() as db:
         run(main(db))
@@ -122,9 +126,7 @@ def test_orphan_tables_are_looked_for_when_a_process_leaves_not_every_beat() -> 
             await lease._beat(40)
             assert scans == 0
         finally:
-            await service.stop()
-            await service.storage.close()
-            clear_prefix(REDIS, prefix)
+            await stop(prefix, service)
 
     with fresh_database() as db:
         run(main(db))
@@ -154,9 +156,7 @@ def test_a_beat_renews_every_lease_recreates_a_lost_one_and_lets_go_of_a_taken_o
             assert await lease.redis.get(f"{prefix}:lease:{forgotten}") == "a"
             assert await lease.redis.get(f"{prefix}:lease:{taken}") == "b"
         finally:
-            await service.stop()
-            await service.storage.close()
-            clear_prefix(REDIS, prefix)
+            await stop(prefix, service)
 
     with fresh_database() as db:
         run(main(db))
@@ -187,10 +187,7 @@ def test_when_a_process_leaves_the_others_read_back_the_tables_they_follow() -> 
             await lease_b._beat(2)
             assert b._tables[table_id].status == "finished"
         finally:
-            for service in (a, b):
-                await service.stop()
-                await service.storage.close()
-            clear_prefix(REDIS, prefix)
+            await stop(prefix, a, b)
 
     with fresh_database() as db:
         run(main(db))
