@@ -32,7 +32,8 @@ def test_CM_7_any_seat_may_leave_in_any_state_even_off_turn_and_at_chance_nodes(
     name: str, config: dict[str, Any]
 ) -> None:
     """CM-7: leaving is resigning (CM-5), allowed at any time: off turn, while dice roll, during
-    simultaneous decisions. A second resignation of the same seat is refused and changes nothing."""
+    simultaneous decisions. A second resignation of the same seat is refused and changes nothing, so
+    ``state.is_legal(Resign(), seat)`` tells whether a seat is still in play and may leave."""
     game = create(name, **config)
     states = [s for s in states_of(playout(name, config, SEED, platform_actions=False)) if not s.is_terminal]
     kinds: set[str] = set()
@@ -40,14 +41,16 @@ def test_CM_7_any_seat_may_leave_in_any_state_even_off_turn_and_at_chance_nodes(
         to_act = state.to_act
         for seat in range(game.num_players):
             kinds.add("chance" if to_act is CHANCE else "to act" if seat in to_act else "off turn")
+            assert state.is_legal(Resign(), seat)
             after = state.apply(Resign(), seat)
+            assert not after.is_legal(Resign(), seat)
             assert after.is_terminal or after.to_act is CHANCE or seat not in after.to_act
             if not after.is_terminal:
                 before = after.to_json()
                 with pytest.raises(IllegalAction):
                     after.apply(Resign(), seat)
                 assert after.to_json() == before
-    assert {"to act", "off turn"} <= kinds or game.num_players == 1
+    assert {"chance", "to act"} <= kinds and ("off turn" in kinds or game.num_players == 1)
 
 
 @pytest.mark.parametrize(("name", "config"), CASES, ids=IDS)
