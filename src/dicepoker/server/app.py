@@ -149,7 +149,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(web_routes.router)
     if (WEB_DIR / "index.html").exists():
-        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+        # follow_symlink: in a source checkout web/rules.md links to docs/RULES.md (one rules text); a wheel has a copy.
+        app.mount("/", StaticFiles(directory=WEB_DIR, html=True, follow_symlink=True), name="web")
     else:
 
         @app.get("/", response_class=HTMLResponse, include_in_schema=False)

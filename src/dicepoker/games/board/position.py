@@ -115,9 +115,17 @@ class Position:
         return tuple(sorted(s for label in reading.labels for s in squares[label] if self.is_open(s)))
 
     def bounces(self, reading: HandReading) -> bool:
-        """BD-9: a straight (full house) with every Straight (Full House) square occupied."""
+        """BD-9: a straight (full house) with every Straight (Full House) square occupied.
+
+        The bouncer replaces a forfeit, and BD-7 **[decision]** forfeits a roll only when no matching square
+        is open: a full house summing to 7 or 11 with its Lucky square open must claim that square instead.
+        """
         label = BOUNCER_LABELS.get(reading.hand)
-        return label is not None and not any(self.is_open(s) for s in self.layout.squares_by_label[label])
+        if label is None:
+            return False
+        squares = self.layout.squares_by_label
+        matching = (label,) if reading.lucky is None else (label, reading.lucky)
+        return not any(self.is_open(s) for name in matching for s in squares[name])
 
     def removable(self, reading: HandReading, team: Team, *, five_kind_removal: bool) -> tuple[Square, ...]:
         """BD-8 (zepherin) and BD-9: opponent chips outside runs that the roll may remove."""
