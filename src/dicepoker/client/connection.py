@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import secrets
 import time
@@ -40,6 +41,7 @@ from dicepoker.client.protocol import (
     ErrorFrame,
     Frame,
     PongFrame,
+    PresenceFrame,
     ProtocolError,
     StateFrame,
     action_frame,
@@ -470,6 +472,11 @@ class TableConnection:
                 self.errors.append(frame)
             elif not pending[2].done():
                 pending[2].set_exception(ActionRejected(frame))
+        elif isinstance(frame, PresenceFrame):
+            # Only who is connected changed: the newest state keeps its version and takes the new seats.
+            if self._latest is not None and frame.table == self._latest.table:
+                self._latest = dataclasses.replace(self._latest, seats=frame.seats)
+                self._wake()
         elif isinstance(frame, PongFrame):
             while self._pongs:
                 pong = self._pongs.pop(0)
