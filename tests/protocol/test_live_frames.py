@@ -1,4 +1,5 @@
-"""Every frame a real server sends is one the protocol defines, field for field (issue 18 §2).
+"""Every frame a real server sends is one the protocol defines, field for field (issue 18 §2), and so is every
+answer that seats a client.
 
 The server builds its frames as dicts on the hot path (``benchmarks/bench_protocol.py``: building the
 pydantic model per frame was slower), so this test is what holds those dicts to the models: a frame type
@@ -21,6 +22,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from dicepoker.client.protocol import ProtocolError, frame_from_json
 from dicepoker.protocol import schema
 from dicepoker.protocol.frames import SERVER_FRAMES
+from dicepoker.protocol.rest import PlayNowSeat, SeatTaken, TableCreated
 from tests.server.live import Live, live_server
 
 DEFS = schema.json_schema()["$defs"]
@@ -68,15 +70,23 @@ def test_a_planted_field_or_frame_is_a_mismatch() -> None:
     assert mismatches({"type": "chat"}) == ["frame type 'chat' is not defined in dicepoker.protocol"]
 
 
+def _answer(model: type[Any], response: httpx.Response) -> dict[str, Any]:
+    """An HTTP answer, checked to have exactly its model's fields and to validate."""
+    assert response.is_success, response.text
+    data: dict[str, Any] = response.json()
+    assert set(data) == set(model.model_fields), f"{model.__name__}: {sorted(data)}"
+    model.model_validate(data)
+    return data
+
+
 def _create(live: Live, game: str, seats: list[str], **body: Any) -> tuple[str, list[str]]:
-    answer = httpx.post(f"{live.url}/api/tables", json={"game": game, "seats": seats, **body})
-    assert answer.status_code == 201, answer.text
-    table = str(answer.json()["id"])
+    created = _answer(TableCreated, httpx.post(f"{live.url}/api/tables", json={"game": game, "seats": seats, **body}))
+    table = str(created["id"])
     tokens = []
     for seat, kind in enumerate(seats):
         if kind == "open":
             joined = httpx.post(f"{live.url}/api/tables/{table}/join", json={"seat": seat, "name": f"p{seat}"})
-            tokens.append(str(joined.json()["token"]))
+            tokens.append(str(_answer(SeatTaken, joined)["token"]))
     return table, tokens
 
 
@@ -119,6 +129,8 @@ def test_every_frame_of_a_session_conforms(live: Live) -> None:
         assert state["result"] is not None
 
     asyncio.run(asyncio.wait_for(main(), 60))
+    _answer(TableCreated, httpx.post(f"{live.url}/api/tables/{scorecard}/rematch"))
+    _answer(PlayNowSeat, httpx.post(f"{live.url}/api/play-now", json={"game": "scorecard", "name": "ann"}))
     assert {frame["type"] for frame in frames} == set(SERVER_FRAMES)
     assert any(f["type"] == "state" and f["clock"] and "time_bank" in f["clock"] for f in frames)
     assert [problem for frame in frames for problem in mismatches(frame)] == []

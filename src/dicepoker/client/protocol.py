@@ -17,9 +17,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from dicepoker.core.errors import DicePokerError
 from dicepoker.core.types import JSON
@@ -57,6 +57,7 @@ __all__ = [
     "action_frame",
     "frame_from_json",
     "parse_frame",
+    "read_answer",
 ]
 
 
@@ -108,6 +109,20 @@ def action_frame(action: str, *, version: int, id: str) -> str:
 
 
 PING = json.dumps({"type": "ping"})
+AnswerT = TypeVar("AnswerT", bound=BaseModel)
+
+
+def read_answer(model: type[AnswerT], data: JSON) -> AnswerT:
+    """An HTTP answer (``TableCreated``, ``SeatTaken``, ...) read with its protocol model.
+
+    >>> from dicepoker.protocol.rest import SeatTaken
+    >>> read_answer(SeatTaken, {"seat": 0, "token": "ab12", "later": 1}).token
+    'ab12'
+    """
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ProtocolError(f"{model.__name__} answer: {_first_error(exc)}") from None
 
 
 def _first_error(exc: ValidationError) -> str:

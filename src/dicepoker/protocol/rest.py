@@ -1,7 +1,9 @@
-"""The JSON bodies clients send to the table server's HTTP routes: every field typed and bounded.
+"""The JSON bodies of the table server's HTTP routes: what clients send (every field typed and bounded) and
+the answers that seat them.
 
-The server parses each body with these models (anything else is a 422 with the reason); the JSON Schema
-of ``docs/protocol.schema.json`` is generated from them like the frames' (see :mod:`.schema`).
+The server parses each request body with these models (anything else is a 422 with the reason); the Python
+client reads the answers with them (unknown fields ignored). The JSON Schema of ``docs/protocol.schema.json``
+is generated from them like the frames' (see :mod:`.schema`).
 """
 
 from __future__ import annotations
@@ -64,5 +66,41 @@ class PlayNow(BaseModel):
     """Makes the request safe to send again: it answers the seat it took, even if that table has started."""
 
 
+_ANSWER = ConfigDict(use_attribute_docstrings=True)
+
+
+class TableCreated(BaseModel):
+    """201 from ``POST /api/tables`` and ``POST /api/tables/{id}/rematch``."""
+
+    model_config = _ANSWER
+    id: StrictStr
+    """The new table's id."""
+    commitment: StrictStr
+    """SHA-256 (hex) of the table's secret server seed: keep it (see Fair dice)."""
+
+
+class SeatTaken(BaseModel):
+    """200 from ``POST /api/tables/{id}/join``."""
+
+    model_config = _ANSWER
+    seat: StrictInt
+    """The seat you now hold."""
+    token: StrictStr
+    """The only proof that you hold the seat (32 hex digits): keep it secret."""
+
+
+class PlayNowSeat(SeatTaken):
+    """200 from ``POST /api/play-now``: the seat, and the table it is at."""
+
+    id: StrictStr
+    """The table's id."""
+
+
 REST_BODIES: dict[str, type[BaseModel]] = {"CreateTable": CreateTable, "Join": Join, "PlayNow": PlayNow}
 """Every request body of the protocol's routes, by model name."""
+REST_ANSWERS: dict[str, type[BaseModel]] = {
+    "TableCreated": TableCreated,
+    "SeatTaken": SeatTaken,
+    "PlayNowSeat": PlayNowSeat,
+}
+"""The answers a client reads to take part (summaries and ``/api/games`` are described in docs/protocol.md)."""

@@ -2,7 +2,8 @@
 
 ``python -m dicepoker.protocol.schema`` writes, from :mod:`.frames` and :mod:`.rest`:
 
-- ``docs/protocol.schema.json``: the JSON Schema (2020-12) of every frame both ways and every request body;
+- ``docs/protocol.schema.json``: the JSON Schema (2020-12) of every frame both ways, every request body and
+  the answers that seat a client;
 - ``src/dicepoker/web/js/protocol.js``: the frame types and their fields, which ``web/js/api.js`` reads;
 - the tables between ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->`` in ``docs/protocol.md``.
 
@@ -23,7 +24,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from dicepoker.protocol.frames import CLIENT_FRAMES, SERVER_FRAMES, wire_fields
-from dicepoker.protocol.rest import REST_BODIES
+from dicepoker.protocol.rest import REST_ANSWERS, REST_BODIES
 
 ROOT = Path(__file__).resolve().parents[3]
 """The source tree's root (the generated files belong to the repository, not to an installed package)."""
@@ -45,6 +46,7 @@ def json_schema() -> dict[str, Any]:
         *((kind, "serialization", TypeAdapter(model)) for kind, model in SERVER_FRAMES.items()),
         *((kind, "validation", TypeAdapter(model)) for kind, model in CLIENT_FRAMES.items()),
         *((name, "validation", TypeAdapter(model)) for name, model in REST_BODIES.items()),
+        *((name, "serialization", TypeAdapter(model)) for name, model in REST_ANSWERS.items()),
     ]
     refs, found = TypeAdapter.json_schemas(inputs, ref_template="#/$defs/{model}")
     defs: dict[str, Any] = found["$defs"]
@@ -86,7 +88,8 @@ def doc_blocks() -> dict[str, str]:
     server = [_frame_table(kind, defs[model.__name__], sent=True) for kind, model in SERVER_FRAMES.items()]
     nested = [_object_table(name, defs[name]) for name in NESTED]
     client = [_frame_table(kind, defs[model.__name__], sent=False) for kind, model in CLIENT_FRAMES.items()]
-    bodies = [_body_table(name, defs[name]) for name in REST_BODIES]
+    bodies = [_body_table(name, defs[name], always="required") for name in REST_BODIES]
+    bodies += [_body_table(name, defs[name], always="always") for name in REST_ANSWERS]
     return {
         "server-frames": "\n\n".join(server + nested),
         "client-frames": "\n\n".join(client),
@@ -103,8 +106,8 @@ def _object_table(name: str, schema: Mapping[str, Any]) -> str:
     return f"#### {name}\n\n{_text(schema.get('description', ''))}\n\n{_fields(schema, always='always')}"
 
 
-def _body_table(name: str, schema: Mapping[str, Any]) -> str:
-    return f"#### {name}\n\n{_text(schema.get('description', ''))}\n\n{_fields(schema, always='required')}"
+def _body_table(name: str, schema: Mapping[str, Any], *, always: str) -> str:
+    return f"#### {name}\n\n{_text(schema.get('description', ''))}\n\n{_fields(schema, always=always)}"
 
 
 def _fields(schema: Mapping[str, Any], *, always: str) -> str:
