@@ -15,6 +15,7 @@ import dicepoker
 PACKAGE = Path(dicepoker.__file__).parent
 RANK = {
     "core": 0,
+    "protocol": 1,  # the wire protocol's one definition: below the server and the clients, above core only
     "dice": 1,
     "games": 2,
     "analysis": 3,

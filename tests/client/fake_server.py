@@ -42,6 +42,11 @@ class FakeTable:
             }
         )
 
+    async def announce(self, seats: list[dict[str, object]]) -> None:
+        """A presence frame to every connection, as the server sends when a seat (dis)connects."""
+        for client in list(self.clients):
+            await client.send(json.dumps({"type": "presence", "table": "fake", "seats": seats}))
+
     async def handler(self, ws: ServerConnection) -> None:
         assert ws.request is not None
         token = parse_qs(urlsplit(ws.request.path).query).get("token", [None])[0]

@@ -7,6 +7,8 @@ import pytest
 from dicepoker.client import (
     ActionRejected,
     ConnectionLost,
+    Frame,
+    PresenceFrame,
     StateFrame,
     SyncClient,
     TableConnection,
@@ -83,6 +85,25 @@ def test_play_seat_plays_to_the_end() -> None:
 
     fake = run(test, FakeTable(goal=5))
     assert len(fake.log) == 5
+
+
+def test_a_presence_frame_updates_the_seats_of_the_newest_state() -> None:
+    """Issue 18 §2: ``presence`` was an unknown frame to this client; now it is typed and applied."""
+
+    async def test(fake: FakeTable, url: str) -> None:
+        frames: list[Frame] = []
+        async with TableConnection(url, "fake", "t0", on_frame=frames.append) as table:
+            first = await table.next_state()
+            assert first.seats == ()
+            seat = {"seat": 0, "kind": "human", "name": "ann", "bot": None, "connected": True}
+            await fake.announce([seat])
+            state = await table.wait_for(lambda s: bool(s.seats), timeout=5)
+            assert state.version == first.version and state.seats[0].name == "ann" and state.seats[0].connected
+            assert any(isinstance(frame, PresenceFrame) for frame in frames)
+            await table.act("inc", version=0)  # the next state is told apart from the presence-updated one
+            assert (await table.next_state()).version == 1
+
+    run(test)
 
 
 def test_spectator_follows_and_bad_token_is_fatal() -> None:

@@ -6,8 +6,11 @@ from dicepoker.client.protocol import (
     AckFrame,
     Clock,
     ErrorFrame,
+    LastAction,
     PongFrame,
+    PresenceFrame,
     ProtocolError,
+    SeatInfo,
     StateFrame,
     UnknownFrame,
     action_frame,
@@ -94,3 +97,21 @@ def test_action_frame_round_trips_and_limits_ids() -> None:
     }
     with pytest.raises(ValueError, match="64"):
         action_frame("roll", version=1, id="x" * 65)
+
+
+def test_presence_frame_is_typed() -> None:
+    """Issue 18 §2: the server's ``presence`` frame was undocumented and read as an unknown frame."""
+    text = json.dumps({"type": "presence", "table": "t1", "seats": [STATE["seats"][0], "junk"]})
+    assert parse_frame(text) == PresenceFrame("t1", (SeatInfo(0, "human", "ann", None, True),))
+
+
+def test_a_secret_last_action_keeps_its_seat() -> None:
+    frame = parse_frame(json.dumps({**STATE, "last": {"seat": 1, "action": None}}))
+    assert isinstance(frame, StateFrame) and frame.last == LastAction(1, None)
+
+
+def test_every_field_the_server_sends_is_read() -> None:
+    clock = {**STATE["clock"], "seats": [0], "time_bank": [20, 15.5], "banking": False}
+    frame = parse_frame(json.dumps({**STATE, "clock": clock, "rematch": "t2"}))
+    assert isinstance(frame, StateFrame) and frame.rematch == "t2"
+    assert frame.clock is not None and frame.clock.time_bank == (20.0, 15.5) and frame.clock.seats == (0,)

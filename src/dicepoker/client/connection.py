@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import secrets
 import time
@@ -40,13 +41,16 @@ from dicepoker.client.protocol import (
     ErrorFrame,
     Frame,
     PongFrame,
+    PresenceFrame,
     ProtocolError,
     StateFrame,
     action_frame,
     parse_frame,
+    read_answer,
 )
 from dicepoker.core.errors import DicePokerError
 from dicepoker.core.types import JSON, Seat
+from dicepoker.protocol.rest import PlayNowSeat, SeatTaken, TableCreated
 
 FATAL_CLOSE_CODES = frozenset({1002, 1003, 1007, 1008, 1009})
 """Close codes after which connecting again cannot help (bad token, policy, protocol, too big)."""
@@ -156,8 +160,8 @@ class ServerClient:
             body["seats"] = seats
         if clock != "default":
             body["clock"] = clock
-        data = await self.request("POST", "/api/tables", body)
-        return Created(str(data["id"]), str(data["commitment"]))
+        created = read_answer(TableCreated, await self.request("POST", "/api/tables", body))
+        return Created(created.id, created.commitment)
 
     async def join(
         self, table: str, seat: Seat, name: str, client_seed: str | None = None, *, client_key: str | None = None
@@ -167,15 +171,16 @@ class ServerClient:
         server answers a repeated join with the seat and token it gave the first time."""
         body: dict[str, JSON] = {"seat": seat, "name": name, "client_seed": client_seed}
         data = await self._seat_request(f"/api/tables/{quote(table, safe='')}/join", body, client_key)
-        return Seated(table, int(data["seat"]), str(data["token"]))
+        seated = read_answer(SeatTaken, data)
+        return Seated(table, seated.seat, seated.token)
 
     async def play_now(
         self, game: str, name: str, client_seed: str | None = None, *, client_key: str | None = None
     ) -> Seated:
         """A seat at the next play-now table of ``game``; retried like :meth:`join`."""
         body: dict[str, JSON] = {"game": game, "name": name, "client_seed": client_seed}
-        data = await self._seat_request("/api/play-now", body, client_key)
-        return Seated(str(data["id"]), int(data["seat"]), str(data["token"]))
+        seated = read_answer(PlayNowSeat, await self._seat_request("/api/play-now", body, client_key))
+        return Seated(seated.id, seated.seat, seated.token)
 
     async def _seat_request(self, path: str, body: dict[str, JSON], client_key: str | None) -> Any:
         body["client_key"] = client_key or secrets.token_urlsafe(24)
@@ -189,8 +194,8 @@ class ServerClient:
         raise AssertionError("unreachable")
 
     async def rematch(self, table: str) -> Created:
-        data = await self.request("POST", f"/api/tables/{quote(table, safe='')}/rematch")
-        return Created(str(data["id"]), str(data["commitment"]))
+        created = read_answer(TableCreated, await self.request("POST", f"/api/tables/{quote(table, safe='')}/rematch"))
+        return Created(created.id, created.commitment)
 
     async def tables(self, game: str | None = None, status: str | None = None) -> list[dict[str, JSON]]:
         params = {k: v for k, v in {"game": game, "status": status}.items() if v is not None}
@@ -470,6 +475,11 @@ class TableConnection:
                 self.errors.append(frame)
             elif not pending[2].done():
                 pending[2].set_exception(ActionRejected(frame))
+        elif isinstance(frame, PresenceFrame):
+            # Only who is connected changed: the newest state keeps its version and takes the new seats.
+            if self._latest is not None and frame.table == self._latest.table:
+                self._latest = dataclasses.replace(self._latest, seats=frame.seats)
+                self._wake()
         elif isinstance(frame, PongFrame):
             while self._pongs:
                 pong = self._pongs.pop(0)

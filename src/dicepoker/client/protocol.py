@@ -1,4 +1,4 @@
-"""The server's frames as typed values, parsed without pydantic so the client stays light.
+"""The server's frames as typed values: the models of :mod:`dicepoker.protocol.frames`, read for a client.
 
 Parsing is strict about the fields a client relies on (a frame missing ``version`` is a
 :class:`ProtocolError`) and lenient about everything else: unknown fields are ignored and an unknown
@@ -15,95 +15,54 @@ AckFrame(id='a1', version=7)
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TypeAlias, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from dicepoker.core.errors import DicePokerError
-from dicepoker.core.types import JSON, Seat
+from dicepoker.core.types import JSON
+from dicepoker.protocol.frames import (
+    MAX_ID_LENGTH,
+    SERVER_FRAME_READERS,
+    STATUSES,
+    AckFrame,
+    Clock,
+    ErrorFrame,
+    LastAction,
+    PongFrame,
+    PresenceFrame,
+    SeatInfo,
+    StateFrame,
+    Status,
+)
 
-Status: TypeAlias = Literal["waiting", "playing", "finished"]
-STATUSES: tuple[Status, ...] = ("waiting", "playing", "finished")
-MAX_ID_LENGTH = 64
-"""Client action ids longer than this are rejected by the server (protocol contract)."""
+__all__ = [
+    "MAX_ID_LENGTH",
+    "PING",
+    "STATUSES",
+    "AckFrame",
+    "Clock",
+    "ErrorFrame",
+    "Frame",
+    "LastAction",
+    "PongFrame",
+    "PresenceFrame",
+    "ProtocolError",
+    "SeatInfo",
+    "StateFrame",
+    "Status",
+    "UnknownFrame",
+    "action_frame",
+    "frame_from_json",
+    "parse_frame",
+    "read_answer",
+]
 
 
 class ProtocolError(DicePokerError):
     """A frame from the server does not follow the protocol."""
-
-
-@dataclass(frozen=True, slots=True)
-class Clock:
-    """The running decision clock: who it is for and when it runs out (server wall time, seconds)."""
-
-    seat: Seat | None
-    deadline: float
-    remaining: float
-    total: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    seat: Seat
-    kind: str
-    """``"open"``, ``"human"`` or ``"bot"``."""
-    name: str | None = None
-    bot: str | None = None
-    connected: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class LastAction:
-    seat: Seat | None
-    action: str
-
-
-@dataclass(frozen=True, slots=True)
-class StateFrame:
-    """The table as one recipient may see it, sent after connecting and after every change."""
-
-    table: str
-    seat: Seat | None
-    version: int
-    status: Status
-    view: Mapping[str, JSON]
-    to_act: tuple[Seat, ...]
-    legal_actions: tuple[str, ...]
-    clock: Clock | None = None
-    seats: tuple[SeatInfo, ...] = ()
-    last: LastAction | None = None
-    result: JSON = None
-    raw: Mapping[str, JSON] = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def finished(self) -> bool:
-        return self.status == "finished"
-
-    @property
-    def my_turn(self) -> bool:
-        """True if this recipient has something to decide now."""
-        return bool(self.legal_actions)
-
-
-@dataclass(frozen=True, slots=True)
-class AckFrame:
-    """The sender's action ``id`` was accepted and committed; the table's log now has ``version`` events."""
-
-    id: str
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class ErrorFrame:
-    """A rejected action (``id`` set) or a malformed frame (``id`` None); nothing changed."""
-
-    id: str | None
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class PongFrame:
-    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +73,7 @@ class UnknownFrame:
     raw: Mapping[str, JSON]
 
 
-Frame: TypeAlias = StateFrame | AckFrame | ErrorFrame | PongFrame | UnknownFrame
+Frame: TypeAlias = StateFrame | PresenceFrame | AckFrame | ErrorFrame | PongFrame | UnknownFrame
 
 
 def parse_frame(text: str | bytes) -> Frame:
@@ -130,19 +89,16 @@ def frame_from_json(data: JSON) -> Frame:
     if not isinstance(data, dict):
         raise ProtocolError(f"frame must be a JSON object, got {type(data).__name__}")
     kind = data.get("type")
-    if kind == "state":
-        return _state(data)
-    if kind == "ack":
-        return AckFrame(id=_str(data, "id"), version=_int(data, "version"))
-    if kind == "error":
-        ident = data.get("id")
-        reason = data.get("reason", data.get("detail", ""))
-        return ErrorFrame(id=None if ident is None else str(ident), reason=str(reason))
-    if kind == "pong":
-        return PongFrame()
     if not isinstance(kind, str):
         raise ProtocolError("frame has no 'type'")
-    return UnknownFrame(type=kind, raw=data)
+    reader = SERVER_FRAME_READERS.get(kind)
+    if reader is None:
+        return UnknownFrame(type=kind, raw=data)
+    try:
+        frame: Frame = reader.validate_python(data)
+    except ValidationError as exc:
+        raise ProtocolError(f"{kind} frame: {_first_error(exc)}") from None
+    return frame
 
 
 def action_frame(action: str, *, version: int, id: str) -> str:
@@ -153,95 +109,26 @@ def action_frame(action: str, *, version: int, id: str) -> str:
 
 
 PING = json.dumps({"type": "ping"})
+AnswerT = TypeVar("AnswerT", bound=BaseModel)
 
 
-def _state(data: Mapping[str, JSON]) -> StateFrame:
-    status = data.get("status", "playing")
-    if status not in STATUSES:
-        raise ProtocolError(f"state frame has unknown status {status!r}")
-    view = data.get("view")
-    if not isinstance(view, dict):
-        raise ProtocolError("state frame needs a 'view' object")
-    seat = data.get("seat")
-    return StateFrame(
-        table=str(data.get("table", "")),
-        seat=None if seat is None else _as_int(seat, "seat"),
-        version=_int(data, "version"),
-        status=status,
-        view=view,
-        to_act=_seats(data.get("to_act")),
-        legal_actions=tuple(str(a) for a in _list(data.get("legal_actions"), "legal_actions")),
-        clock=_clock(data.get("clock")),
-        seats=tuple(_seat_info(s) for s in _list(data.get("seats"), "seats") if isinstance(s, dict)),
-        last=_last(data.get("last")),
-        result=data.get("result"),
-        raw=data,
-    )
+def read_answer(model: type[AnswerT], data: JSON) -> AnswerT:
+    """An HTTP answer (``TableCreated``, ``SeatTaken``, ...) read with its protocol model.
+
+    >>> from dicepoker.protocol.rest import SeatTaken
+    >>> read_answer(SeatTaken, {"seat": 0, "token": "ab12", "later": 1}).token
+    'ab12'
+    """
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ProtocolError(f"{model.__name__} answer: {_first_error(exc)}") from None
 
 
-def _clock(data: JSON) -> Clock | None:
-    if not isinstance(data, dict):
-        return None
-    seat, total = data.get("seat"), data.get("total")
-    return Clock(
-        seat=None if seat is None else _as_int(seat, "clock.seat"),
-        deadline=_float(data.get("deadline"), "clock.deadline"),
-        remaining=_float(data.get("remaining", 0.0), "clock.remaining"),
-        total=None if total is None else _float(total, "clock.total"),
-    )
-
-
-def _seat_info(data: Mapping[str, JSON]) -> SeatInfo:
-    name, bot = data.get("name"), data.get("bot")
-    return SeatInfo(
-        seat=_as_int(data.get("seat"), "seats[].seat"),
-        kind=str(data.get("kind", "open")),
-        name=None if name is None else str(name),
-        bot=None if bot is None else str(bot),
-        connected=bool(data.get("connected", False)),
-    )
-
-
-def _last(data: JSON) -> LastAction | None:
-    if not isinstance(data, dict) or not isinstance(data.get("action"), str):
-        return None
-    seat = data.get("seat")
-    return LastAction(seat=None if seat is None else _as_int(seat, "last.seat"), action=data["action"])
-
-
-def _seats(data: JSON) -> tuple[Seat, ...]:
-    # A server at a chance node might say "chance"; for a client that means nobody it knows acts now.
-    if not isinstance(data, list):
-        return ()
-    return tuple(_as_int(s, "to_act[]") for s in data)
-
-
-def _list(data: JSON, name: str) -> Sequence[JSON]:
-    if data is None:
-        return ()
-    if not isinstance(data, list):
-        raise ProtocolError(f"'{name}' must be a list")
-    return data
-
-
-def _str(data: Mapping[str, JSON], name: str) -> str:
-    value = data.get(name)
-    if not isinstance(value, str):
-        raise ProtocolError(f"frame needs a text '{name}'")
-    return value
-
-
-def _int(data: Mapping[str, JSON], name: str) -> int:
-    return _as_int(data.get(name), name)
-
-
-def _as_int(value: JSON, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ProtocolError(f"'{name}' must be an integer, got {value!r}")
-    return value
-
-
-def _float(value: JSON, name: str) -> float:
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        raise ProtocolError(f"'{name}' must be a number, got {value!r}")
-    return float(value)
+def _first_error(exc: ValidationError) -> str:
+    errors = exc.errors(include_url=False, include_input=False)
+    if not errors:
+        return "invalid"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    return f"'{where}': {first.get('msg', 'invalid')}" if where else str(first.get("msg", "invalid"))

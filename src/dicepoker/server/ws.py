@@ -20,9 +20,9 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from dicepoker.core.types import JSON, Seat
+from dicepoker.protocol.frames import ActionMessage, ClientMessage
 from dicepoker.server.errors import NotFound, Rejected, Unauthorized
 from dicepoker.server.metrics import ServerMetrics
-from dicepoker.server.models import ActionMessage, ClientMessage
 from dicepoker.server.pubsub import Subscription
 from dicepoker.server.service import TableService
 from dicepoker.server.settings import Settings

@@ -1,6 +1,8 @@
 // Talking to the server: REST helpers, stored seats, and one table's WebSocket with automatic reconnection.
 // Everything goes to the page's own origin: nothing is ever sent to another host.
 
+import { SERVER_FRAMES } from "./protocol.js";
+
 const SEATS_KEY = "dicepoker.seats";
 const NAME_KEY = "dicepoker.name";
 
@@ -142,6 +144,7 @@ export class TableConnection {
     this.token = token;
     this.handlers = { onState, onStatus, onError, onFrame };
     this.version = null;
+    this.latest = null;
     this.attempt = 0;
     this.closed = false;
     this.pending = new Map();
@@ -173,14 +176,30 @@ export class TableConnection {
         return;
       }
       if (this.handlers.onFrame) this.handlers.onFrame(frame);
-      if (frame.type === "state") {
-        this.version = frame.version;
-        this.handlers.onState(frame);
-      } else if (frame.type === "error") {
-        this.pending.delete(frame.id);
-        this.handlers.onError(frame.reason || "the server rejected that");
-      } else if (frame.type === "ack") {
-        this.pending.delete(frame.id);
+      if (!frame || !Object.hasOwn(SERVER_FRAMES, frame.type)) return; // a newer server's frame: ignored
+      // One case per frame type of protocol.js (generated from dicepoker.protocol); a test checks each has one.
+      switch (frame.type) {
+        case "state":
+          this.version = frame.version;
+          this.latest = frame;
+          this.handlers.onState(frame);
+          break;
+        case "presence":
+          // Someone (dis)connected: the same state with the new seats (the version stays).
+          if (this.latest && this.latest.table === frame.table) {
+            this.latest = { ...this.latest, seats: frame.seats };
+            this.handlers.onState(this.latest);
+          }
+          break;
+        case "error":
+          this.pending.delete(frame.id);
+          this.handlers.onError(frame.reason || "the server rejected that");
+          break;
+        case "ack":
+          this.pending.delete(frame.id);
+          break;
+        case "pong":
+          break; // the ping only keeps the connection open
       }
     };
     ws.onclose = (event) => {

@@ -144,6 +144,17 @@ function SeatTaker({ frame, tableId, onJoined }) {
   </section>`;
 }
 
+// Who is at the table now: presence frames update seats[].connected without a new state.
+function Presence({ seats, names }) {
+  const people = seats.filter((s) => s.kind === "human");
+  if (!people.length) return null;
+  const away = people.filter((s) => !s.connected).map((s) => names[s.seat]);
+  const here = people.filter((s) => s.connected).map((s) => names[s.seat]);
+  return html`<p class="muted" data-testid="presence" data-away=${away.length}>
+    ${here.length ? `Connected: ${here.join(", ")}` : ""}${here.length && away.length ? " · " : ""}
+    ${away.length ? `Away: ${away.join(", ")}` : ""}</p>`;
+}
+
 const HISTORY_LIMIT = 400;
 
 export function TablePage({ id, watch }) {
@@ -212,6 +223,7 @@ export function TablePage({ id, watch }) {
         <h1>${TITLES[game] || game}</h1>
         <p class="muted">Table ${id} · ${frame.status}${spectator ? " · watching" : ""}
           ${frame.clock === null && frame.status === "playing" ? " · no clock" : ""}</p>
+        <${Presence} seats=${seats} names=${names} />
       </div>
       <div class="table-head-side">
         <${Clock} clock=${frame.clock} names=${names} mySeat=${frame.seat} />
