@@ -6,9 +6,10 @@ never finishes, and lets one address open connections until the process runs out
 pieces bound that, both configured by :class:`~.settings.Settings` and documented in docs/deploy.md:
 
 - :func:`guarded_protocol`, the HTTP/1.1 connection (uvicorn's h11 one, whose header buffer is bounded by
-  ``h11_max_incomplete_event_size``) with a deadline for a whole request to arrive, an early close when
-  a response went out while the client is still sending a body, and a cap on connections per peer address
-  (proxies that are trusted are not capped: they carry everybody).
+  ``h11_max_incomplete_event_size``) with a deadline for a whole request to arrive and a cap on
+  connections per peer address (proxies that are trusted are not capped: they carry everybody). A request
+  answered while its body is still coming (413 from its Content-Length) is closed once answered (uvicorn
+  does that; tests/server/test_limits.py keeps it so).
 - :class:`SocketCap`, ASGI middleware: WebSockets per client address (the forwarded one behind a trusted
   proxy), refused with close code 1008 as the other refusals are.
 """
@@ -86,12 +87,6 @@ def guarded_protocol(
                 lost(exc)
 
             socket_protocol.connection_lost = connection_lost  # type: ignore[method-assign]
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
-                # Answered (413, 404, ...) while the client is still sending: stop reading a body nobody wants.
-                self.transport.close()
 
         def _arm(self) -> None:
             self._disarm()

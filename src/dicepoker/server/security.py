@@ -100,7 +100,8 @@ class HostCheck:
             await refuse_socket(receive, send, reason)
             return
         body = json.dumps({"detail": reason}).encode()
-        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *HEADERS]
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        headers += [(b"content-security-policy", CLIENT_POLICY.encode()), *HEADERS]  # it is outside SecurityHeaders
         await send({"type": "http.response.start", "status": 400, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
