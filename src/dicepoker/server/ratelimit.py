@@ -39,7 +39,7 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 class RateLimit:
     """ASGI middleware: at most ``limit`` POST requests and WebSocket connections a minute per client
-    address (behind a proxy, the address it forwards: uvicorn's ``--proxy-headers``). Over it: 429 with
+    address (behind a proxy named with ``serve --trusted-proxy``, the address it forwards). Over it: 429 with
     ``{"detail"}``, or the WebSocket closed with 1008."""
 
     def __init__(
