@@ -129,6 +129,7 @@ def test_a_rolling_restart_through_nginx_keeps_websocket_reconnects_working(site
     ws_base = site.nginx.url.replace("http", "ws")
     seen = Reconnects()
     connected: list[bool] = []
+    plain: list[int] = []
 
     async def main() -> float:
         stop = asyncio.Event()
@@ -141,6 +142,7 @@ def test_a_rolling_restart_through_nginx_keeps_websocket_reconnects_working(site
         began = time.monotonic()
         for server in site.servers:  # docs/deploy.md: restart one, wait for its /healthz, then the next
             await asyncio.to_thread(server.stop)
+            plain.extend(await asyncio.to_thread(health_through_nginx, site.nginx.url, 10))  # one process down
             await asyncio.to_thread(server.start)  # returns once /healthz answers
         took = time.monotonic() - began
         await wait_until(lambda: all(connected), 20)  # everyone is back, on whichever process
@@ -153,6 +155,12 @@ def test_a_rolling_restart_through_nginx_keeps_websocket_reconnects_working(site
         print(f"rolling restart of 2 processes took {took:.1f} s; {seen.summary()}")
         assert seen.seconds_of_502 == 0, seen.summary()
         assert seen.failures <= 2, seen.summary()  # a connect racing a process's stop may still fail, once
+        assert plain == [200] * 20  # plain HTTP goes to the process that is up as well
+
+
+def health_through_nginx(url: str, count: int) -> list[int]:
+    with httpx.Client(base_url=url, timeout=10) as http:
+        return [http.get("/healthz").status_code for _ in range(count)]
 
 
 async def wait_until(condition: object, timeout: float) -> None:
