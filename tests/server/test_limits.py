@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import time
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
@@ -69,10 +70,10 @@ def test_headers_larger_than_the_limit_are_refused_and_nothing_is_created() -> N
 
 
 def test_a_request_that_does_not_arrive_in_time_is_dropped() -> None:
-    """Slow or stuck headers, a connection that sends nothing, a body that stops: all closed once the request
+    """Slow or stuck headers, a connection that sends nothing, a body that stops: all closed once their
     timeout has passed, while a newcomer is served meanwhile."""
     with contextlib.ExitStack() as stack:
-        live = stack.enter_context(live_server(serve=True, request_timeout=0.5))
+        live = stack.enter_context(live_server(serve=True, header_timeout=0.5, body_timeout=0.5))
         silent, slow, stuck_body = (stack.enter_context(raw(live)) for _ in range(3))
         slow.sendall(b"GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n")  # and never the blank line
         stuck_body.sendall(
@@ -82,6 +83,34 @@ def test_a_request_that_does_not_arrive_in_time_is_dropped() -> None:
         assert healthy(live)
         for sock in (silent, slow, stuck_body):
             assert read_until_closed(sock, 10) == b""  # dropped without an answer
+
+
+def test_headers_sent_a_byte_at_a_time_do_not_push_their_deadline_back() -> None:
+    with live_server(serve=True, header_timeout=1) as live, raw(live) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\n")
+        dropped = False
+        for _ in range(50):  # at most 10 s of dribbling
+            try:
+                sock.sendall(b"x")
+            except OSError:
+                dropped = True
+                break
+            time.sleep(0.2)  # the client's pace: the server's deadline is what is tested
+        assert dropped
+
+
+def test_a_slow_upload_that_keeps_moving_is_not_dropped() -> None:
+    """The body's limit is a pause between reads, not a total: 4 s of upload against a 3 s body timeout."""
+    body = b'{"game": "scorecard", "seats": ["open", "open"]}'.ljust(1600)
+    with live_server(serve=True, body_timeout=3) as live, raw(live) as sock:
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+            b"connection: close\r\ncontent-length: %d\r\n\r\n" % len(body)
+        )
+        for start in range(0, len(body), 100):
+            sock.sendall(body[start : start + 100])
+            time.sleep(0.25)  # the client's pace
+        assert read_until_closed(sock, 10).startswith(b"HTTP/1.1 201")
 
 
 def test_an_answered_request_whose_body_keeps_coming_is_closed() -> None:
@@ -99,7 +128,7 @@ def test_an_answered_request_whose_body_keeps_coming_is_closed() -> None:
 def test_connections_per_address_are_capped_and_others_still_get_in() -> None:
     """Issue: 1,100 unfinished requests from one client took /healthz down. Over the cap, one address gets
     503 and a closed socket; another address and the /healthz of everyone else are served."""
-    with live_server(serve=True, max_connections_per_client=8, request_timeout=30) as live:
+    with live_server(serve=True, max_connections_per_client=8, header_timeout=30) as live:
         with contextlib.ExitStack() as stack:
             held = [stack.enter_context(raw(live)) for _ in range(8)]
             for sock in held:

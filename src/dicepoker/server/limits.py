@@ -6,7 +6,7 @@ never finishes, and lets one address open connections until the process runs out
 pieces bound that, both configured by :class:`~.settings.Settings` and documented in docs/deploy.md:
 
 - :func:`guarded_protocol`, the HTTP/1.1 connection (uvicorn's h11 one, whose header buffer is bounded by
-  ``h11_max_incomplete_event_size``) with a deadline for a whole request to arrive and a cap on
+  ``h11_max_incomplete_event_size``) with deadlines for the headers and the body to arrive and a cap on
   connections per peer address (proxies that are trusted are not capped: they carry everybody). A request
   answered while its body is still coming (413 from its Content-Length) is closed once answered (uvicorn
   does that; tests/server/test_limits.py keeps it so).
@@ -32,13 +32,15 @@ TOO_MANY = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncon
 
 
 def guarded_protocol(
-    *, request_timeout: float, max_connections: int, exempt: frozenset[str] = frozenset()
+    *, header_timeout: float, body_timeout: float, max_connections: int, exempt: frozenset[str] = frozenset()
 ) -> type[H11Protocol]:
     """uvicorn's HTTP/1.1 protocol class with the connection bounds (``max_connections`` 0: no cap).
 
-    ``request_timeout``: seconds from a connection's first byte (or its opening) until a request's headers
-    and body are all in; a request still unfinished then is dropped (a keep-alive connection idle between
-    requests is uvicorn's ``timeout_keep_alive``). ``exempt``: peer addresses never capped (the proxies)."""
+    ``header_timeout``: seconds from a connection's opening, or a request's first byte, until its headers
+    are all in. ``body_timeout``: seconds the body may pause between two reads (a slow upload that keeps
+    moving goes on; nginx's ``client_body_timeout`` works the same). A request late on either is dropped
+    without an answer. A keep-alive connection idle between requests is uvicorn's ``timeout_keep_alive``.
+    ``exempt``: peer addresses never capped (the proxies)."""
     open_per_peer: Counter[str] = Counter()
 
     class GuardedH11Protocol(H11Protocol):
@@ -57,7 +59,7 @@ def guarded_protocol(
                     return
                 open_per_peer[peer] += 1
                 self._peer = peer
-            self._arm()
+            self._arm(header_timeout)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._release()
@@ -67,9 +69,12 @@ def guarded_protocol(
             super().data_received(data)
             if self.transport.is_closing():
                 return
-            if self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
-                if self._deadline is None:  # the first byte of a request after a keep-alive pause
-                    self._arm()
+            state = self.conn.their_state
+            if state is h11.SEND_BODY:
+                self._arm(body_timeout)  # the body moved on: it may pause that long again
+            elif state is h11.IDLE:
+                if self._deadline is None:  # the first byte of a request after a keep-alive pause; a
+                    self._arm(header_timeout)  # byte at a time does not push the deadline back
             else:
                 self._disarm()  # the whole request is in: the app's answer may take its time
 
@@ -88,9 +93,9 @@ def guarded_protocol(
 
             socket_protocol.connection_lost = connection_lost  # type: ignore[method-assign]
 
-        def _arm(self) -> None:
+        def _arm(self, seconds: float) -> None:
             self._disarm()
-            self._deadline = self.loop.call_later(request_timeout, self._expired)
+            self._deadline = self.loop.call_later(seconds, self._expired)
 
         def _disarm(self) -> None:
             if self._deadline is not None:

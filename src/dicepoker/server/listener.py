@@ -14,7 +14,8 @@ def uvicorn_config(app: FastAPI, settings: Settings, *, host: str, port: int) ->
     """uvicorn's HTTP/1.1 on h11 (its header buffer can be bounded; httptools' cannot), guarded by
     :func:`~.limits.guarded_protocol`; ``X-Forwarded-For`` read only from ``settings.trusted_proxies``."""
     protocol = guarded_protocol(
-        request_timeout=settings.request_timeout,
+        header_timeout=settings.header_timeout,
+        body_timeout=settings.body_timeout,
         max_connections=settings.max_connections_per_client,
         exempt=frozenset(settings.trusted_proxies),
     )

@@ -55,9 +55,10 @@ class Settings:
     loopback names when it listens on loopback (:func:`.security.allowed_hosts`)."""
     max_header_bytes: int = 16 * 1024
     """Request line and headers of one HTTP request (larger: 400 and closed)."""
-    request_timeout: float = 20.0
-    """Seconds for a request's headers and body to arrive, from its first byte (or the connection's
-    opening); an unfinished request is dropped then."""
+    header_timeout: float = 10.0
+    """Seconds for a request's headers to arrive, from its first byte (or the connection's opening)."""
+    body_timeout: float = 20.0
+    """Seconds a request body may pause between reads. A request late on either is dropped."""
     keep_alive: int = 5
     """Seconds an idle keep-alive connection is kept."""
     max_connections_per_client: int = 256
