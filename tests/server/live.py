@@ -14,6 +14,7 @@ from typing import Any
 import uvicorn
 
 from dicepoker.server.app import create_app
+from dicepoker.server.listener import uvicorn_config
 from dicepoker.server.service import TableService
 from dicepoker.server.settings import Settings
 from tests.server.conftest import FakeClock
@@ -42,12 +43,15 @@ class Live:
 
 
 @contextmanager
-def live_server(**settings: Any) -> Iterator[Live]:
+def live_server(*, serve: bool = False, **settings: Any) -> Iterator[Live]:
+    """``serve``: with the uvicorn configuration of ``dicepoker serve`` (its limits and proxy trust)."""
     clock = FakeClock()
     settings.setdefault("bot_delay", 0.0)
     app = create_app(Settings(now=clock, **settings))
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=64 * 1024)
+    if serve:
+        config = uvicorn_config(app, app.state.settings, host="127.0.0.1", port=port)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

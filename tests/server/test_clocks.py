@@ -192,3 +192,27 @@ def test_unattended_time_is_given_back_from_when_the_timer_was_last_seen() -> No
     assert clocks.unattended(record, 131.0, 150.0) == 0.0  # the deadline had passed while the timer lived
     record.deadline = None
     assert clocks.unattended(record, 110.0, 150.0) == 0.0
+
+
+def test_a_wall_clock_step_moves_running_turns_by_as_much() -> None:
+    """Issue 19, item 12 (docs/deploy.md, "Clocks and the wall clock"): deadlines are wall-clock times shared
+    by every process, so a step of the clock moves a running turn: back by 20 s, the 30 s turn lasts 50 s;
+    forward by more than what is left, it times out at the scheduler's next pass."""
+    clock = FakeClock()
+    service = new_service(MemoryStorage(), clock)
+
+    async def main() -> None:
+        await service.start(scheduler=False)
+        table_id = str((await service.create_table("scorecard", {}, ["open", "open"], 30))["id"])
+        for seat in (0, 1):
+            await service.join(table_id, seat, f"p{seat}")
+        clock.advance(-20)  # the clock is stepped back by 20 s at the start of the 30 s turn
+        clock.advance(49)
+        assert await service.tick() == 0  # 49 s of real time later the turn is still running
+        clock.advance(2)
+        assert await service.tick() == 1  # it ended after 51 s
+        clock.advance(5 + 31)  # the next turn: 5 s of real time, then a step forward by 31 s
+        assert await service.tick() == 1  # out at the next pass, 25 s early
+        await service.stop()
+
+    run(main())

@@ -57,6 +57,20 @@ def serve(
     origin: Annotated[
         list[str] | None, typer.Option(help="An origin allowed besides the server's own (repeatable).")
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(help="A Host name this server answers to (repeatable; loopback names always when on loopback)."),
+    ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(help="Address of a proxy whose X-Forwarded-For is believed (repeatable; e.g. 127.0.0.1)."),
+    ] = None,
+    max_connections_per_client: Annotated[
+        int, typer.Option(min=0, help="Open connections per address, trusted proxies excepted (0: no cap).")
+    ] = 256,
+    max_sockets_per_client: Annotated[
+        int, typer.Option(min=0, help="Open WebSockets per client address (0: no cap).")
+    ] = 64,
 ) -> None:
     """Serve tables over HTTP and WebSocket until Ctrl-C (or SIGTERM).
 
@@ -69,7 +83,9 @@ def serve(
         import uvicorn
 
         from dicepoker.server.app import create_app
+        from dicepoker.server.listener import uvicorn_config
         from dicepoker.server.logs import configure
+        from dicepoker.server.security import allowed_hosts
         from dicepoker.server.settings import Settings
 
         if redis is not None and (db is None or db.startswith("sqlite")):
@@ -82,20 +98,17 @@ def serve(
             autofill=autofill,
             bot_delay=bot_delay,
             allowed_origins=tuple(origin or ()),
+            allowed_hosts=allowed_hosts(host, allowed_host or ()),
+            trusted_proxies=tuple(trusted_proxy or ()),
+            max_connections_per_client=max_connections_per_client,
+            max_sockets_per_client=max_sockets_per_client,
         )
         configure()
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         shared = f", sharing through {_hide_password(redis)}" if redis else ""
         database = _hide_password(db or default_db())
         console.print(f"dicepoker server on [bold]http://{shown}:{port}[/] (database {database}{shared})")
-        config = uvicorn.Config(
-            create_app(settings),
-            host=host,
-            port=port,
-            ws_max_size=4 * settings.max_frame,
-            log_level="warning",
-            lifespan="on",
-        )
+        config = uvicorn_config(create_app(settings), settings, host=host, port=port)
         # What is loaded by now (modules, the app) lives as long as the process: kept out of the garbage
         # collector's full passes, which otherwise walk it all and stalled a busy server for over 100 ms
         # (measured on a process following 250 tables: 106-120 ms per full pass; 42 ms after this).

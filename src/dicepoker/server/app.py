@@ -30,6 +30,7 @@ from dicepoker.server.metrics import ServerMetrics
 from dicepoker.server.models import CreateTable, Join, PlayNow
 from dicepoker.server.pubsub import InProcessPubSub
 from dicepoker.server.ratelimit import LocalRateLimiter, RateLimit, RateLimiter
+from dicepoker.server.security import protect
 from dicepoker.server.service import DEFAULT, MAX_PAGE, TableService
 from dicepoker.server.settings import Settings
 from dicepoker.server.storage import MemoryStorage, Storage
@@ -63,18 +64,27 @@ class BodyLimit:
                 await _too_large(self.limit, send)
                 return
         seen = 0
+        exceeded = started = False
 
         async def limited() -> MutableMapping[str, Any]:
-            nonlocal seen
+            nonlocal seen, exceeded
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > self.limit:
+                exceeded = True
                 raise _TooLarge
             return message
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
+        async def answer(message: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            if exceeded and not started:
+                return  # the app's answer to a body cut short (FastAPI's 400 "error parsing the body"): 413 instead
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        with contextlib.suppress(_TooLarge):
+            await self.app(scope, limited, answer)
+        if exceeded and not started:  # a streamed (chunked) body over the limit
             await _too_large(self.limit, send)
 
 
@@ -140,6 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.max_body)
     if settings.rate_limit is not None:
         app.add_middleware(RateLimit, limiter=limiter, limit=settings.rate_limit)
+    protect(app, settings)  # outermost: Host check, security headers, WebSockets per client (issue 19)
     _errors(app)
     _routes(app, service, metrics)
 

@@ -7,6 +7,8 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Protocol
 
+from dicepoker.server.limits import refuse_socket
+
 
 class RateLimiter(Protocol):
     async def allow(self, key: str, limit: int, window: float = 60.0) -> bool:
@@ -37,7 +39,7 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 class RateLimit:
     """ASGI middleware: at most ``limit`` POST requests and WebSocket connections a minute per client
-    address (behind a proxy, the address it forwards: uvicorn's ``--proxy-headers``). Over it: 429 with
+    address (behind a proxy named with ``serve --trusted-proxy``, the address it forwards). Over it: 429 with
     ``{"detail"}``, or the WebSocket closed with 1008."""
 
     def __init__(
@@ -52,14 +54,14 @@ class RateLimit:
         if counted:
             client = scope.get("client") or ("unknown", 0)
             if not await self.limiter.allow(f"{scope['type']}:{client[0]}", self.limit):
-                await self._refuse(scope, send)
+                await self._refuse(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
-    async def _refuse(self, scope: Scope, send: Send) -> None:
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         reason = f"too many requests: at most {self.limit} a minute"
         if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1008, "reason": reason})
+            await refuse_socket(receive, send, reason)  # close 1008 with the reason, not an HTTP 403
             return
         body = json.dumps({"detail": reason}).encode()
         headers = [(b"content-type", b"application/json"), (b"retry-after", b"60")]

@@ -47,6 +47,24 @@ class Settings:
     rate_limit: int | None = None
     """POST requests and WebSocket connections a minute per client address (shared through Redis in a
     cluster); ``None``: no limit."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses whose ``X-Forwarded-For`` names the client (nginx's); nobody's by default, not even a local
+    peer's. Their connections are not capped per address either (they carry everybody's)."""
+    allowed_hosts: tuple[str, ...] | None = None
+    """``Host`` names answered (DNS rebinding, :mod:`.security`); ``None``: any. ``serve`` sets the
+    loopback names when it listens on loopback (:func:`.security.allowed_hosts`)."""
+    max_header_bytes: int = 16 * 1024
+    """Request line and headers of one HTTP request (larger: 400 and closed)."""
+    header_timeout: float = 10.0
+    """Seconds for a request's headers to arrive, from its first byte (or the connection's opening)."""
+    body_timeout: float = 20.0
+    """Seconds a request body may pause between reads. A request late on either is dropped."""
+    keep_alive: int = 5
+    """Seconds an idle keep-alive connection is kept."""
+    max_connections_per_client: int = 256
+    """Open connections (HTTP and WebSocket) per peer address, trusted proxies excepted; 0: no cap."""
+    max_sockets_per_client: int = 64
+    """Open WebSockets per client address (the forwarded one behind a trusted proxy); 0: no cap."""
     storage: Storage | None = field(default=None, compare=False)
     """A storage to use instead of ``db_url`` (tests)."""
     pubsub: PubSub | None = field(default=None, compare=False)

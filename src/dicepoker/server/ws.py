@@ -153,10 +153,10 @@ async def serve_socket(
     metrics: ServerMetrics,
 ) -> None:
     """Run one WebSocket connection to the end; never raises for anything a client does."""
+    await websocket.accept()  # refusals below are close codes with a reason: before the accept, HTTP 403 only
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), settings.allowed_origins):
         await websocket.close(POLICY, "origin not allowed")
         return
-    await websocket.accept()
     try:
         seat = await service.authenticate(table_id[:64], token)
     except NotFound as exc:
