@@ -114,8 +114,10 @@ class HoldemState(State):
     phase: Phase = Phase.HIGH_ROLL
     rolloff: RollOff | None = None
     """CM-3: who is still rolling for the first deal, and what they rolled."""
-    dealer: Seat = 0
+    dealer: Seat | None = None
+    """Who deals the current hand; ``None`` until the high roll (CM-3) has chosen the first dealer."""
     hand: int = 0
+    """The number of the current hand, from 1 (0 before the first): the betting games' shared vocabulary."""
     betting: Betting | None = None
     pockets: tuple[tuple[SuitedDie, ...], ...] = ()
     board: tuple[SuitedDie, ...] = ()
@@ -331,6 +333,7 @@ class HoldemState(State):
         alive = [s for s in range(self.config.players) if stacks[s] > 0 and s not in self.resigned]
         if len(alive) <= 1:
             return state._over(frozenset(alive), "the last player with chips wins (HE-15)")
+        assert self.dealer is not None  # a hand was played, so the high roll chose a dealer
         return state._start_hand(next_dealer(stacks, self.dealer, self.resigned))  # HE-2: to the left
 
     def _over(self, winners: frozenset[Seat], reason: str) -> HoldemState:
@@ -462,6 +465,16 @@ class HoldemGame(Game[HoldemConfig, HoldemState]):
             config=self.config, stacks=(self.config.stack,) * players, rolloff=RollOff(tuple(range(players)))
         )
 
+    def start_dealt_by(self, dealer: Seat) -> HoldemState:
+        """The first hand with ``dealer`` dealing: the high roll (CM-3) as it lands when ``dealer`` rolls a 6 and
+        everyone else a 1 (the betting games share this, so an arena needs no per-game start)."""
+        state = self.initial_state()
+        state.check_seat(dealer)
+        while state.phase is Phase.HIGH_ROLL:
+            assert state.rolloff is not None
+            state = state.apply(HighRoll(6 if state.rolloff.roller == dealer else 1))
+        return state
+
     def _parse_game_action(self, words: list[str], text: str) -> Action:
         action = parse_betting_action(words)
         if action is not None:
@@ -491,7 +504,7 @@ class HoldemGame(Game[HoldemConfig, HoldemState]):
                 stacks=tuple(int(v) for v in data["stacks"]),
                 phase=Phase(data["phase"]),
                 rolloff=None if data["rolloff"] is None else RollOff.from_json(data["rolloff"]),
-                dealer=int(data["dealer"]),
+                dealer=None if data["dealer"] is None else int(data["dealer"]),
                 hand=int(data["hand"]),
                 betting=None if betting is None else Betting.from_json(config.betting_rules(), betting),
                 pockets=tuple(dice_from_json(p) for p in data["pockets"]),
