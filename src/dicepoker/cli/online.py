@@ -22,7 +22,7 @@ from typing import Any
 from dicepoker.client import ActionRejected, ConnectionLost, StateFrame, SyncClient, SyncTable
 from dicepoker.core.errors import ConfigError, IllegalAction
 from dicepoker.core.game import Game
-from dicepoker.core.types import JSON, Result, Seat, View
+from dicepoker.core.types import JSON, Ending, Result, Seat, View
 from dicepoker.games.board.view import BoardView
 from dicepoker.games.holdem.view import HoldemView
 from dicepoker.games.peekpoker.view import PeekPokerView
@@ -121,7 +121,8 @@ class RemoteTable:
             return None
         winners = frozenset(int(s) for s in found.get("winners") or [])
         scores = tuple(int(s) for s in found.get("scores") or [])
-        return Result(winners, scores, str(found.get("reason", "")))
+        ending = Ending(found.get("ending", Ending.COMPLETED.value))  # servers before issue 18 sent none
+        return Result(winners, scores, str(found.get("reason", "")), ending)
 
     def wait(self, version: int, observer: Seat | None, timeout: float | None = None) -> list[Change]:
         """The changes after ``version`` that the frames received since show (one frame may carry several

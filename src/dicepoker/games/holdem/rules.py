@@ -28,6 +28,7 @@ from dicepoker.core.types import (
     JSON,
     Action,
     ChanceAction,
+    Ending,
     Resign,
     Result,
     Seat,
@@ -128,6 +129,8 @@ class HoldemState(State):
     last_showdown: Showdown | None = None
     game_winners: frozenset[Seat] = field(default_factory=frozenset)
     reason: str = ""
+    ending: Ending = Ending.COMPLETED
+    """Why the game ended, as a value (read once ``phase`` is OVER)."""
 
     @property
     def num_players(self) -> int:
@@ -329,15 +332,15 @@ class HoldemState(State):
         state = evolve(self, stacks=stacks, betting=None, last_showdown=record, pockets=(), board=())
         flushes = frozenset(s for s, _, v in shown if category_of(v) is HandCategory.YAHTZEE_FLUSH)
         if flushes:
-            return state._over(flushes, "a Yahtzee flush at showdown wins the game (HE-12)")
+            return state._over(flushes, "a Yahtzee flush at showdown wins the game (HE-12)", Ending.YAHTZEE_FLUSH)
         alive = [s for s in range(self.config.players) if stacks[s] > 0 and s not in self.resigned]
         if len(alive) <= 1:
-            return state._over(frozenset(alive), "the last player with chips wins (HE-15)")
+            return state._over(frozenset(alive), "the last player with chips wins (HE-15)", Ending.LAST_WITH_CHIPS)
         assert self.dealer is not None  # a hand was played, so the high roll chose a dealer
         return state._start_hand(next_dealer(stacks, self.dealer, self.resigned))  # HE-2: to the left
 
-    def _over(self, winners: frozenset[Seat], reason: str) -> HoldemState:
-        return evolve(self, phase=Phase.OVER, betting=None, game_winners=winners, reason=reason)
+    def _over(self, winners: frozenset[Seat], reason: str, ending: Ending) -> HoldemState:
+        return evolve(self, phase=Phase.OVER, betting=None, game_winners=winners, reason=reason, ending=ending)
 
     def _resign(self, seat: Seat) -> HoldemState:
         """CM-5: the player folds (if in a hand) and is never dealt in again; the last one left wins."""
@@ -345,7 +348,7 @@ class HoldemState(State):
         alive = [s for s in range(self.config.players) if s not in state.resigned]
         if state.phase is Phase.HIGH_ROLL:
             if len(alive) == 1:
-                return state._over(frozenset(alive), f"seat {seat} resigned")
+                return state._over(frozenset(alive), f"seat {seat} resigned", Ending.RESIGNATION)
             assert self.rolloff is not None
             return state._roll_off(self.rolloff.without(alive))
         if state.betting is None:
@@ -363,7 +366,7 @@ class HoldemState(State):
     def result(self) -> Result:
         if self.phase is not Phase.OVER:
             raise IllegalAction("the game is still running")
-        return Result(self.game_winners, self.stacks, self.reason)
+        return Result(self.game_winners, self.stacks, self.reason, self.ending)
 
     # -- view ---------------------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> HoldemView:
@@ -432,6 +435,7 @@ class HoldemState(State):
             "last_showdown": None if self.last_showdown is None else showdown_json(self.last_showdown),
             "game_winners": sorted(self.game_winners),
             "reason": self.reason,
+            "ending": self.ending.value,
         }
 
 
@@ -516,6 +520,7 @@ class HoldemGame(Game[HoldemConfig, HoldemState]):
                 last_showdown=None if showdown is None else showdown_from_json(showdown),
                 game_winners=frozenset(int(v) for v in data["game_winners"]),
                 reason=str(data["reason"]),
+                ending=Ending(data.get("ending", Ending.COMPLETED.value)),  # no "ending" before issue 18
             )
         except (KeyError, TypeError, ValueError, NotationError) as exc:
             raise ValueError(f"not a holdem state: {exc}") from exc

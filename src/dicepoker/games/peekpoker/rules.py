@@ -24,7 +24,7 @@ from dicepoker.core.fields import shown
 from dicepoker.core.game import Game, unknown_action
 from dicepoker.core.rolloff import RollOff
 from dicepoker.core.state import State
-from dicepoker.core.types import CHANCE, JSON, Action, ChanceAction, Resign, Result, Seat, Timeout, ToAct
+from dicepoker.core.types import CHANCE, JSON, Action, ChanceAction, Ending, Resign, Result, Seat, Timeout, ToAct
 from dicepoker.dice.poker import Face, PokerDice, format_dice, outcomes, parse_dice, strength
 from dicepoker.games.betting import (
     MAX_STACK,
@@ -396,9 +396,11 @@ class PeekPokerState(State):
         alive = [s for s in range(self.config.players) if s not in self.resigned]
         holders = [s for s in alive if self.stacks[s]]
         if len(holders) == 1:
-            return Result(frozenset(holders), self.stacks, "the last player with chips wins (PK-13)")
+            return Result(
+                frozenset(holders), self.stacks, "the last player with chips wins (PK-13)", Ending.LAST_WITH_CHIPS
+            )
         winners = frozenset(alive[:1]) if len(alive) == 1 else frozenset(holders)
-        return Result(winners, self.stacks, "the other players resigned (CM-5)")
+        return Result(winners, self.stacks, "the other players resigned (CM-5)", Ending.RESIGNATION)
 
     # -- view ---------------------------------------------------------------------------------------
     def revealed(self, seat: Seat) -> bool:
