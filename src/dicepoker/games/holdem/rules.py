@@ -335,7 +335,10 @@ class HoldemState(State):
             return state._over(flushes, "a Yahtzee flush at showdown wins the game (HE-12)", Ending.YAHTZEE_FLUSH)
         alive = [s for s in range(self.config.players) if stacks[s] > 0 and s not in self.resigned]
         if len(alive) <= 1:
-            return state._over(frozenset(alive), "the last player with chips wins (HE-15)", Ending.LAST_WITH_CHIPS)
+            # The prose stays HE-15's; as a value, a game that everyone else left by resigning is a resignation.
+            left = self.config.players - len(self.resigned)
+            ending = Ending.RESIGNATION if left == 1 else Ending.LAST_WITH_CHIPS
+            return state._over(frozenset(alive), "the last player with chips wins (HE-15)", ending)
         assert self.dealer is not None  # a hand was played, so the high roll chose a dealer
         return state._start_hand(next_dealer(stacks, self.dealer, self.resigned))  # HE-2: to the left
 

@@ -396,9 +396,9 @@ class PeekPokerState(State):
         alive = [s for s in range(self.config.players) if s not in self.resigned]
         holders = [s for s in alive if self.stacks[s]]
         if len(holders) == 1:
-            return Result(
-                frozenset(holders), self.stacks, "the last player with chips wins (PK-13)", Ending.LAST_WITH_CHIPS
-            )
+            # The prose stays PK-13's; as a value, a game that everyone else left by resigning is a resignation.
+            ending = Ending.RESIGNATION if len(alive) == 1 else Ending.LAST_WITH_CHIPS
+            return Result(frozenset(holders), self.stacks, "the last player with chips wins (PK-13)", ending)
         winners = frozenset(alive[:1]) if len(alive) == 1 else frozenset(holders)
         return Result(winners, self.stacks, "the other players resigned (CM-5)", Ending.RESIGNATION)
 
