@@ -86,14 +86,14 @@ def _chips_per_hand(strong: str, weak: str, hands: int, seed: int) -> float:
         names = (strong, weak) if game % 2 == 0 else (weak, strong)
         me = names.index(strong)
         match, rng = Match(PeekPokerGame(players=2), seed=seed + game), Random(seed + game)
-        start = match.state.hand_number
-        while not match.state.is_terminal and match.state.hand_number - start < hands - played:
+        start = match.state.hand
+        while not match.state.is_terminal and match.state.hand - start < hands - played:
             seat = match.state.to_act[0]  # type: ignore[index]
             match.act(bots[names[seat]].choose(match.state.view(seat), match.state.legal_actions(seat), rng), seat)
         state = match.state
         assert isinstance(state, PeekPokerState)
         total += state.chips()[me] - 48
-        played += max(1, state.hand_number - start + (1 if state.is_terminal else 0))
+        played += max(1, state.hand - start + (1 if state.is_terminal else 0))
         game += 1
     return total / played
 

@@ -47,3 +47,12 @@ def test_bad_options_are_refused_with_reasons() -> None:
         gymnasium.make("dicepoker/holdem-v0", opponent="grandmaster")
     with pytest.raises(ConfigError, match="seat"):
         gymnasium.make("dicepoker/holdem-v0", seat=5)
+
+
+def test_every_declared_view_type_has_a_codec() -> None:
+    """Issue 18: codecs are keyed by the view type a game declares, so games that share a view share a codec."""
+    from dicepoker.envs.codec import CODECS, codec_for
+
+    for facts in registry.infos():
+        assert facts.view_type in CODECS
+        assert type(codec_for(registry.create(facts.name))) is CODECS[facts.view_type]

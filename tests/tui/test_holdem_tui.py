@@ -205,7 +205,12 @@ def test_full_game_through_a_pipe_then_replay(tmp_path: Path) -> None:
     assert replayed.returncode == 0, replayed.stderr
     data = json.loads(replayed.stdout)
     assert data["game"] == "holdem" and data["seed"] == 4
-    assert data["result"] == {"winners": [0], "scores": [100, 0], "reason": "the last player with chips wins (HE-15)"}
+    assert data["result"] == {
+        "winners": [0],
+        "scores": [100, 0],
+        "reason": "the last player with chips wins (HE-15)",
+        "ending": "last-with-chips",
+    }
 
 
 def test_end_of_input_through_a_pipe_exits_0(tmp_path: Path) -> None:

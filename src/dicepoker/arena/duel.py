@@ -21,11 +21,12 @@ is the sequential duel above.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, cast
 
 from dicepoker.arena.engine import Engine, run_chunks
 from dicepoker.bots.base import Bot
@@ -33,17 +34,36 @@ from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core.errors import ConfigError
 from dicepoker.core.state import State
 from dicepoker.core.types import JSON, Seat
-from dicepoker.games import holdem, peekpoker
+from dicepoker.games import registry
+from dicepoker.games.registry import create
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
 DEALER: Seat = 0
 
 
+class BettingState(Protocol):
+    """What the betting games' states share (issue 18: one vocabulary), all a duel reads."""
+
+    @property
+    def hand(self) -> int:
+        """The number of the current hand, from 1."""
+
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        """Each seat's chips at the start of the current hand (after the game: at its end)."""
+
+
+class BettingGame(Protocol):
+    """What the betting games share: a first hand with a chosen dealer."""
+
+    def start_dealt_by(self, dealer: Seat) -> State: ...
+
+
 @dataclass(frozen=True, slots=True)
 class HeadsUp:
-    """How to play one heads-up hand of a game: its first state with seat 0 dealing, its hand counter,
-    and each seat's chips between hands."""
+    """How to play one heads-up hand of a betting game: its first state with seat 0 dealing (CM-3), its hand
+    counter, and each seat's chips between hands."""
 
     start: Callable[[], State]
     hand: Callable[[State], int]
@@ -51,42 +71,24 @@ class HeadsUp:
     stack: int
 
 
-def _holdem() -> HeadsUp:
-    game = holdem.HoldemGame(players=2)
-
-    def start() -> State:
-        # CM-3: seat 0 rolls high and deals.
-        return game.initial_state().apply(holdem.HighRoll(6)).apply(holdem.HighRoll(1))
-
-    def hand(state: State) -> int:
-        assert isinstance(state, holdem.HoldemState)
-        return state.hand
-
-    def stacks(state: State) -> tuple[int, ...]:
-        assert isinstance(state, holdem.HoldemState)
-        return state.chips()
-
-    return HeadsUp(start, hand, stacks, game.config.stack)
+def heads_up(name: str) -> HeadsUp:
+    """The heads-up rules of a betting game (``GameInfo.betting``); :class:`ConfigError` for any other game."""
+    if name not in GAMES:
+        raise ConfigError(f"no heads-up duels for {name!r}; choose one of: {', '.join(GAMES)}")
+    game = create(name, players=2)
+    betting = cast(BettingGame, game)
+    return HeadsUp(
+        start=lambda: betting.start_dealt_by(DEALER),
+        hand=lambda state: cast(BettingState, state).hand,
+        stacks=lambda state: cast(BettingState, state).stacks,
+        stack=game.config.stack,
+    )
 
 
-def _peekpoker() -> HeadsUp:
-    game = peekpoker.PeekPokerGame(players=2)
-
-    def start() -> State:
-        return game.initial_state().apply(peekpoker.HighRoll((6, 1)))
-
-    def hand(state: State) -> int:
-        assert isinstance(state, peekpoker.PeekPokerState)
-        return state.hand_number
-
-    def stacks(state: State) -> tuple[int, ...]:
-        assert isinstance(state, peekpoker.PeekPokerState)
-        return state.stacks  # chips at the start of the current hand: after the first hand, its result
-
-    return HeadsUp(start, hand, stacks, game.config.stack)
-
-
-GAMES: dict[str, Callable[[], HeadsUp]] = {"holdem": _holdem, "peekpoker": _peekpoker}
+GAMES: dict[str, Callable[[], HeadsUp]] = {
+    i.name: functools.partial(heads_up, i.name) for i in registry.infos() if i.betting
+}
+"""The games a duel plays (the betting games, ``GameInfo.betting``) -> their heads-up rules."""
 
 
 @dataclass(frozen=True, slots=True)

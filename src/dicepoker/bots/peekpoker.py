@@ -183,7 +183,7 @@ class EquityBot:
         facing = view.to_call() > 0 and max(view.bets) > self.free
         # With antes the dealer acts last in every round: nothing wagered there means a check to it.
         checked_to = view.dealer == view.seat and not any(view.bets)
-        key = (view.hand_number, *sorted(view.own))
+        key = (view.hand, *sorted(view.own))
         # No limit: each raise says more (and a maniac's raises put the bot all in before it can fold much).
         event = (view.betting_round, max(view.bets))
         faced = self.faced.update(view.seat, key, view.pot, event, facing=facing, checked_to=checked_to)
@@ -254,7 +254,7 @@ def _snapshot(view: PeekPokerView, opponents: Sequence[int], *, sees_showdown: b
     assert view.seat is not None and view.betting_round is not None
     me = view.seat
     return Snapshot(
-        hand=(view.hand_number, me, tuple(sorted(view.own))),
+        hand=(view.hand, me, tuple(sorted(view.own))),
         round=view.betting_round,
         final_round=len(view.community) == COMMUNITY,
         pot=view.pot,

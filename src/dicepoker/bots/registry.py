@@ -9,6 +9,7 @@ import importlib
 
 from dicepoker.bots.base import Bot
 from dicepoker.core.errors import ConfigError
+from dicepoker.games.registry import info
 
 _BOTS: dict[str, dict[str, str]] = {
     "holdem": {
@@ -64,3 +65,26 @@ def create_bot(game: str, name: str) -> Bot:
     module_name, class_name = table[name].split(":")
     bot: Bot = getattr(importlib.import_module(module_name), class_name)()
     return bot
+
+
+STRENGTHS = ("easy", "normal", "strong")
+"""The steps of every game's bot ladder (``GameInfo.bots``), weakest first."""
+
+
+def ladder_bot_name(game: str, strength: str) -> str:
+    """The bot a game names for a strength of its ladder (the game declares it by name, as games sit below bots);
+    :class:`ConfigError` for an unknown strength.
+
+    >>> ladder_bot_name("scorecard", "strong")
+    'optimal'
+    """
+    if strength not in STRENGTHS:
+        raise ConfigError(f"a bot strength is one of {', '.join(STRENGTHS)}, got {strength!r}")
+    ladder = info(game).bots
+    name: str = getattr(ladder, strength)
+    return name
+
+
+def create_ladder_bot(game: str, strength: str) -> Bot:
+    """A fresh bot of ``game`` at ``strength`` (``easy``, ``normal`` or ``strong``)."""
+    return create_bot(game, ladder_bot_name(game, strength))

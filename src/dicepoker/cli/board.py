@@ -36,6 +36,7 @@ from dicepoker.cli.common import (
 )
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import parse_dice
+from dicepoker.games.registry import info
 
 if TYPE_CHECKING:
     from dicepoker.arena.simulate import Rate, SimulationReport
@@ -160,11 +161,12 @@ def _hand(name: str, dice: list[str], board: Path | None, as_json: bool) -> None
         from dicepoker.games.board.layout import describe_label
         from dicepoker.games.board.rules import game_for
 
-        layout = game_for(name, **_options(board)).rules.layout
+        rules = game_for(name, **_options(board)).rules
+        layout = rules.layout
         reading = read_hand(parse_dice(" ".join(dice)))
         labels = list(reading.labels) if not reading.wild else sorted(set(layout.labels) - {"**"})
         squares = {label: [layout.square_name(s) for s in layout.squares_by_label[label]] for label in labels}
-        removal = reading.wild and name == "zepherin"
+        removal = reading.wild and rules.preset.five_kind_removal  # BD-8
         bouncer = reading.hand.label in ("straight", "full house")
         if as_json:
             print_json(
@@ -224,7 +226,7 @@ def _odds(name: str, board: Path | None, as_json: bool) -> None:
         if as_json:
             print_json(odds_json(name))
             return
-        title = "Zepherin" if name == "zepherin" else "Classic board"
+        title = info(name).short_title
         for what, rows in (("each hand", hand_odds()), ("each square label (hand or lucky sum)", label_odds())):
             print_odds(
                 f"{title}: {what} in one roll, and within a turn of 3 rolls with the best re-roll plan (exact)",

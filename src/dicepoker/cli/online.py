@@ -7,7 +7,7 @@ into the views, legal actions, clock and changes the loop asks for, and sends th
 
 It lives here, in the command layer, because it joins two packages of the same rank (``tui`` and
 ``client``), which may not import each other. A game plays online once its views can be rebuilt from their
-JSON (:data:`VIEW_DECODERS`): every game's view has ``from_json``, the exact inverse of its ``to_json``.
+JSON (``GameInfo.decode_view``): every game's view has ``from_json``, the exact inverse of its ``to_json``.
 """
 
 from __future__ import annotations
@@ -22,25 +22,20 @@ from typing import Any
 from dicepoker.client import ActionRejected, ConnectionLost, StateFrame, SyncClient, SyncTable
 from dicepoker.core.errors import ConfigError, IllegalAction
 from dicepoker.core.game import Game
-from dicepoker.core.types import JSON, Result, Seat, View
+from dicepoker.core.types import JSON, Ending, Result, Seat, View
 from dicepoker.games.board.view import BoardView
 from dicepoker.games.holdem.view import HoldemView
 from dicepoker.games.peekpoker.view import PeekPokerView
-from dicepoker.games.registry import create
+from dicepoker.games.registry import create, info, infos
 from dicepoker.games.scorecard import ScorecardView
 from dicepoker.tui.table import Change
 
 WAIT_SLICE = 1.0
 
 
-VIEW_DECODERS: dict[str, Callable[[Mapping[str, Any]], View]] = {
-    "scorecard": ScorecardView.from_json,
-    "holdem": HoldemView.from_json,
-    "peekpoker": PeekPokerView.from_json,
-    "zepherin": BoardView.from_json,
-    "classic-board": BoardView.from_json,
-}
-"""A game's view rebuilt from the ``view`` of a state frame (``view.to_json()``): each view's exact inverse."""
+VIEW_DECODERS: dict[str, Callable[[Mapping[str, Any]], View]] = {i.name: i.decode_view for i in infos()}
+"""A game's view rebuilt from the ``view`` of a state frame (``view.to_json()``): each view's exact inverse.
+A thin view of ``GameInfo.decode_view``, kept for callers of this name."""
 
 
 class RemoteTable:
@@ -51,7 +46,7 @@ class RemoteTable:
         self.name = str(summary["game"])
         config = summary.get("config")
         self._game = create(self.name, **(config if isinstance(config, dict) else {}))
-        self._decoder = VIEW_DECODERS[self.name]
+        self._decoder = info(self.name).decode_view
         first = connection.state
         assert first is not None, "a table connection starts with a state frame"
         # Every state frame, in order (the connection itself keeps only the newest): each one is a change
@@ -126,7 +121,8 @@ class RemoteTable:
             return None
         winners = frozenset(int(s) for s in found.get("winners") or [])
         scores = tuple(int(s) for s in found.get("scores") or [])
-        return Result(winners, scores, str(found.get("reason", "")))
+        ending = Ending(found.get("ending", Ending.COMPLETED.value))  # servers before issue 18 sent none
+        return Result(winners, scores, str(found.get("reason", "")), ending)
 
     def wait(self, version: int, observer: Seat | None, timeout: float | None = None) -> list[Change]:
         """The changes after ``version`` that the frames received since show (one frame may carry several
@@ -285,27 +281,50 @@ def _bot_names(kinds: list[str | None]) -> list[str]:
 
 def _screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
     """The game's own screen, as local play builds it, over the remote table."""
+    view_type = info(remote.name).view_type
+    build = _SCREENS.get(view_type)
+    if build is None:
+        raise ConfigError(f"{remote.name} has no terminal screen for its {view_type.__name__}")
+    return build(remote, names, bots, console, reader)
+
+
+def _scorecard_screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
+    from dicepoker.tui.loop import Names
+    from dicepoker.tui.scorecard import LazyStrategy, ScorecardScreen
+
+    strategy = LazyStrategy(console)
+    return ScorecardScreen(remote, Names(names), console, strategy=strategy, bots=bots, confirm_zero=reader.interactive)
+
+
+def _holdem_screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
+    from dicepoker.tui.holdem import HoldemScreen
     from dicepoker.tui.loop import Names
 
-    if remote.name == "scorecard":
-        from dicepoker.tui.scorecard import LazyStrategy, ScorecardScreen
+    return HoldemScreen(remote, Names(names), console)
 
-        strategy = LazyStrategy(console)
-        return ScorecardScreen(
-            remote, Names(names), console, strategy=strategy, bots=bots, confirm_zero=reader.interactive
-        )
-    if remote.name == "holdem":
-        from dicepoker.tui.holdem import HoldemScreen
 
-        return HoldemScreen(remote, Names(names), console)
-    if remote.name == "peekpoker":
-        from dicepoker.tui.peekpoker import PeekPokerScreen
+def _peekpoker_screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
+    from dicepoker.tui.loop import Names
+    from dicepoker.tui.peekpoker import PeekPokerScreen
 
-        return PeekPokerScreen(remote, Names(names), console)
+    return PeekPokerScreen(remote, Names(names), console)
+
+
+def _board_screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
     from dicepoker.games.board.rules import BoardGame
     from dicepoker.tui.board import TEAM_NAMES, BoardScreen
+    from dicepoker.tui.loop import Names
 
     board = remote.game
     assert isinstance(board, BoardGame)
     labels = [f"{name} ({TEAM_NAMES[board.rules.team_of(seat)]})" for seat, name in enumerate(names)]
     return BoardScreen(remote, Names(names, labels), console)
+
+
+_SCREENS: dict[type[View], Callable[[RemoteTable, list[str], set[Seat], Any, Any], Any]] = {
+    ScorecardView: _scorecard_screen,
+    HoldemView: _holdem_screen,
+    PeekPokerView: _peekpoker_screen,
+    BoardView: _board_screen,
+}
+"""The terminal screen of each view type (``GameInfo.view_type``): games that share a view share a screen."""

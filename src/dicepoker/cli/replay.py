@@ -22,6 +22,7 @@ from dicepoker.cli.common import console, print_json, user_errors
 from dicepoker.core.log import EventLog
 from dicepoker.core.state import State
 from dicepoker.core.types import JSON
+from dicepoker.games.registry import info
 from dicepoker.games.registry import replay as replay_log
 
 _SEAT = re.compile(r"\bp([0-9]+)\b")
@@ -65,8 +66,8 @@ def _whose_roll(game: str, before: State, last_actor: int | None) -> str:
     roller = getattr(opening, "roller", None)
     if isinstance(roller, int):
         return f"{player(roller)}'s opening roll"
-    if game in ("holdem", "peekpoker"):
-        return "the dice"
+    if info(game).betting:
+        return "the dice"  # the dealer rolls in the betting games, for nobody in particular
     return "dice" if last_actor is None else f"{player(last_actor)}'s roll"
 
 

@@ -6,6 +6,7 @@ It has no I/O, no clock, no asyncio and no global randomness (a test enforces th
 from dicepoker.core.chance import sample_exact
 from dicepoker.core.errors import ConfigError, CorruptLog, DicePokerError, IllegalAction, NotationError
 from dicepoker.core.game import Game
+from dicepoker.core.info import BotLadder, GameInfo, PlayerRange
 from dicepoker.core.log import Event, EventLog, replay_states
 from dicepoker.core.match import Match
 from dicepoker.core.notation import parse_int
@@ -16,6 +17,7 @@ from dicepoker.core.types import (
     Action,
     Chance,
     ChanceAction,
+    Ending,
     Resign,
     Result,
     Seat,
@@ -29,17 +31,21 @@ __all__ = [
     "CHANCE",
     "JSON",
     "Action",
+    "BotLadder",
     "Chance",
     "ChanceAction",
     "ConfigError",
     "CorruptLog",
     "DicePokerError",
+    "Ending",
     "Event",
     "EventLog",
     "Game",
+    "GameInfo",
     "IllegalAction",
     "Match",
     "NotationError",
+    "PlayerRange",
     "Resign",
     "Result",
     "Seat",

@@ -70,24 +70,49 @@ class Resign(Action):
     keyword: ClassVar[str] = "resign"
 
 
+class Ending(enum.Enum):
+    """Why a game ended, for programs (``Result.reason`` says it in words, for people): clients branch on this,
+    never on the prose."""
+
+    COMPLETED = "completed"
+    """The game ran its course: 13 rounds scored (SC-13), a team's runs (BD-13)."""
+    RESIGNATION = "resignation"
+    """Everyone else resigned or conceded (CM-5)."""
+    TIMEOUT = "timeout"
+    """Nobody started the game: every first turn ran out of time (SC-15)."""
+    BLOCKED = "blocked"
+    """Nothing could change any more: no square to claim and no chip to remove (board games)."""
+    YAHTZEE_FLUSH = "yahtzee-flush"
+    """A Yahtzee flush at a showdown wins the game at once (HE-12)."""
+    LAST_WITH_CHIPS = "last-with-chips"
+    """One player holds every chip left in play (HE-15, PK-13)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """How a finished game ended.
 
     ``winners`` holds every seat that won or shares the win; a tie is any outcome with more than one winner
     (or none, when a game ends with nobody winning). ``scores`` is the game's own figure per seat (points or chips).
+    ``reason`` says in words why the game ended; ``ending`` says it as a value.
     """
 
     winners: frozenset[Seat]
     scores: tuple[int, ...]
     reason: str
+    ending: Ending
 
     @property
     def is_tie(self) -> bool:
         return len(self.winners) != 1
 
     def to_json(self) -> dict[str, JSON]:
-        return {"winners": sorted(self.winners), "scores": list(self.scores), "reason": self.reason}
+        return {
+            "winners": sorted(self.winners),
+            "scores": list(self.scores),
+            "reason": self.reason,
+            "ending": self.ending.value,
+        }
 
 
 class View:

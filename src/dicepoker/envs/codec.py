@@ -56,7 +56,7 @@ from dicepoker.games.holdem.view import HoldemView
 from dicepoker.games.peekpoker.actions import Phase as PeekPhase
 from dicepoker.games.peekpoker.actions import RerollAces, Stand
 from dicepoker.games.peekpoker.view import PeekPokerView
-from dicepoker.games.registry import AnyGame
+from dicepoker.games.registry import AnyGame, info
 from dicepoker.games.scorecard.rules import Score, ScorecardView, card_total, upper_total
 
 Vector = npt.NDArray[np.float32]
@@ -333,15 +333,15 @@ def _poker_faces(dice: Sequence[Face] | None, count: int) -> list[float]:
     return out
 
 
-CODECS: dict[str, type[Codec]] = {
-    "scorecard": ScorecardCodec,
-    "zepherin": BoardCodec,
-    "classic-board": BoardCodec,
-    "holdem": HoldemCodec,
-    "peekpoker": PeekPokerCodec,
+CODECS: dict[type[View], type[Codec]] = {
+    ScorecardView: ScorecardCodec,
+    BoardView: BoardCodec,
+    HoldemView: HoldemCodec,
+    PeekPokerView: PeekPokerCodec,
 }
+"""The codec of each view type (``GameInfo.view_type``): games that share a view share its codec."""
 
 
 def codec_for(game: AnyGame) -> Codec:
     """The codec of a configured game."""
-    return CODECS[game.name](game)
+    return CODECS[info(game.name).view_type](game)

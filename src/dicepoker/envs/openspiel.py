@@ -35,7 +35,8 @@ from dicepoker.games import registry
 from dicepoker.games.registry import AnyGame
 
 MAX_GAME_LENGTH = 1_000_000
-HIDDEN_INFORMATION = frozenset({"holdem", "peekpoker"})
+HIDDEN_INFORMATION = frozenset(i.name for i in registry.infos() if i.hidden_information)
+"""The games that hide something (``GameInfo.hidden_information``); kept for callers of this name."""
 
 
 def spiel_name(name: str) -> str:
@@ -60,8 +61,7 @@ def _config(name: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _max_chance_outcomes(game: AnyGame) -> int:
-    players = game.num_players
-    return max(252, 6**players) if game.name == "peekpoker" else 252
+    return registry.info(game.name).chance_outcomes_bound(game.num_players)
 
 
 class DicePokerSpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -93,7 +93,7 @@ class DicePokerSpielState(pyspiel.State):  # type: ignore[misc]
         self.codec = game.codec
         self.players = game.dicepoker.num_players
         self.inner: State = game.dicepoker.initial_state()
-        self.hidden_info = game.dicepoker.name in HIDDEN_INFORMATION
+        self.hidden_info = registry.info(game.dicepoker.name).hidden_information
         self.history_text: list[str] = []
         self.seen: list[list[str]] = [[] for _ in range(self.players)]
         self._remember_views()
@@ -176,7 +176,8 @@ class ViewObserver:
 
 def _game_type(name: str) -> pyspiel.GameType:
     game = registry.create(name)
-    hidden = name in HIDDEN_INFORMATION
+    facts = registry.info(name)
+    hidden = facts.hidden_information
     return pyspiel.GameType(
         short_name=spiel_name(name),
         long_name=f"dicepoker {game.title}",
@@ -189,8 +190,8 @@ def _game_type(name: str) -> pyspiel.GameType:
         ),
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=12 if "board" in name or name == "zepherin" else 6,
-        min_num_players=1 if name == "scorecard" else 2,
+        max_num_players=facts.players.max,
+        min_num_players=facts.players.min,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,

@@ -1,6 +1,8 @@
-"""Name -> game, so every client lists and creates games the same way.
+"""Name -> game and its facts, so every client lists and creates games the same way.
 
-Games are imported lazily: listing names or creating one game does not import the others.
+Each game declares its facts once, in its own package (a :class:`~dicepoker.core.info.GameInfo`); this is the
+only table keyed by the games' names. Games are imported lazily: listing names or creating one game does not
+import the others.
 """
 
 from __future__ import annotations
@@ -10,17 +12,18 @@ from typing import Any
 
 from dicepoker.core.errors import ConfigError, CorruptLog
 from dicepoker.core.game import Game
+from dicepoker.core.info import GameInfo
 from dicepoker.core.log import EventLog, replay_states
 from dicepoker.core.state import State
 
 AnyGame = Game[Any, Any]
 
 _GAMES: dict[str, str] = {
-    "scorecard": "dicepoker.games.scorecard:ScorecardGame",
-    "holdem": "dicepoker.games.holdem:HoldemGame",
-    "peekpoker": "dicepoker.games.peekpoker:PeekPokerGame",
-    "zepherin": "dicepoker.games.board.rules:ZepherinGame",
-    "classic-board": "dicepoker.games.board.rules:ClassicBoardGame",
+    "scorecard": "dicepoker.games.scorecard.info:INFO",
+    "holdem": "dicepoker.games.holdem.info:INFO",
+    "peekpoker": "dicepoker.games.peekpoker.info:INFO",
+    "zepherin": "dicepoker.games.board.info:ZEPHERIN",
+    "classic-board": "dicepoker.games.board.info:CLASSIC_BOARD",
 }
 
 
@@ -33,13 +36,28 @@ def names() -> list[str]:
     return list(_GAMES)
 
 
-def game_class(name: str) -> type[AnyGame]:
+def info(name: str) -> GameInfo:
+    """The facts a game declares about itself; raises :class:`ConfigError` naming the known games.
+
+    >>> info("zepherin").short_title
+    'Zepherin'
+    """
     try:
         target = _GAMES[name]
     except KeyError:
         raise ConfigError(f"unknown game {name!r}; known games: {', '.join(_GAMES)}") from None
-    module_name, class_name = target.split(":")
-    cls: type[AnyGame] = getattr(importlib.import_module(module_name), class_name)
+    module_name, attribute = target.split(":")
+    found: GameInfo = getattr(importlib.import_module(module_name), attribute)
+    return found
+
+
+def infos() -> list[GameInfo]:
+    """Every game's facts, in the order of :func:`names` (this imports every game)."""
+    return [info(name) for name in _GAMES]
+
+
+def game_class(name: str) -> type[AnyGame]:
+    cls: type[AnyGame] = info(name).game_class
     return cls
 
 

@@ -162,7 +162,9 @@ class StateFrame:
     last: Annotated[LastAction | None, BeforeValidator(_object_or_none)] = None
     """The last action by a seat, or ``null``."""
     result: JSON = None
-    """``null`` until the game is finished, then e.g. ``{"winners": [1], "scores": [29, 31], "reason": ...}``."""
+    """``null`` until the game is finished, then e.g. ``{"winners": [1], "scores": [29, 31], "reason": ...,
+    "ending": "completed"}``: ``reason`` is prose for people, ``ending`` the value for programs (``completed``,
+    ``resignation``, ``timeout``, ``blocked``, ``yahtzee-flush``, ``last-with-chips``)."""
     rematch: str | None = None
     """The id of the rematch table once one was asked for (finished tables only)."""
     raw: SkipJsonSchema[dict[str, JSON]] = dataclasses.field(

@@ -7,74 +7,37 @@ import functools
 import inspect
 
 from dicepoker.bots.registry import bot_names
-from dicepoker.core.errors import ConfigError
 from dicepoker.core.types import JSON
-from dicepoker.games.registry import create, game_class, names
+from dicepoker.games.registry import info, infos
 from dicepoker.server.errors import Invalid
 
-CLOCK_DEFAULTS = {"scorecard": 30.0}
-"""CM-6: 30 s for the scorecard game, 60 s for the others."""
-OTHER_CLOCK = 60.0
-TIME_BANK_GAMES = ("holdem", "peekpoker")
+# Thin views of the games' own facts (each game declares them in its package: dicepoker.core.info.GameInfo),
+# kept for the callers that read these names.
+CLOCK_DEFAULTS = {i.name: i.clock for i in infos()}
+"""CM-6: each game's default seconds per decision (``GameInfo.clock``)."""
+TIME_BANK_GAMES = tuple(i.name for i in infos() if i.betting)
 """The betting games, whose tables may have a per-player time bank (``POST /api/tables`` ``time_bank``)."""
-MAX_PLAYERS_PROBED = 12
-AUTOFILL_BOTS = {"scorecard": "greedy", "zepherin": "greedy", "classic-board": "greedy"}
-"""The bot that takes a play-now table's empty seats (``random`` for games not named here)."""
-
-SUMMARIES = {
-    "scorecard": (
-        "Thirteen rounds of five dice, up to three rolls a turn. Keep the dice you like and re-roll the rest, then "
-        "score exactly one open box of your card: the upper section (a 35-point bonus at 63), three and four of a "
-        "kind, full house, straights, five of a kind or chance. Every box is used once; the highest total wins."
-    ),
-    "zepherin": (
-        "Two teams on a 9×9 board of poker hands. Roll five dice up to three times, then place a chip on a square "
-        "labelled with your best hand. Five chips in a row make a protected run; two runs win. Five of a kind may "
-        "place anywhere, or remove an opponent's chip instead."
-    ),
-    "classic-board": (
-        "The original dice poker board game for 2 to 12 players in two or three teams, or up to three on their own. "
-        "Roll up to three times and claim a square of the hand you made (the best hand must be played), or a Lucky "
-        "square when the dice add up to 7 or 11. Five chips in a row make a run; the first team with two runs wins."
-    ),
-    "holdem": (
-        "Texas hold'em with suited dice drawn from a bag. Everyone antes, rolls two hidden pocket dice, and bets "
-        "over a Flop of three community dice, then a Turn and a River, in fixed limits of 10 and 20. The best five "
-        "of your seven dice take the pot; a Yahtzee flush ends the game at once. The last player with chips wins."
-    ),
-    "peekpoker": (
-        "Three hidden poker dice each (9 to Ace) and three community dice, with no-limit betting from a stack of "
-        "48. Peek, bet, call or fold; at the showdown the aces among your own dice may be re-rolled, and new aces "
-        "rolled again. "
-        "The best six-die hand takes the pot, and the last player with chips wins."
-    ),
-}
-"""``GET /api/games`` ``summary``: one paragraph per game for the lobby (the rules pages have the details)."""
+AUTOFILL_BOTS = {i.name: i.seat_filler for i in infos()}
+"""The bot that takes a play-now table's empty seats (``GameInfo.seat_filler``)."""
+SUMMARIES = {i.name: i.summary for i in infos()}
+"""``GET /api/games`` ``summary``: one paragraph per game for the lobby (``GameInfo.summary``)."""
 
 _TYPES = {"int": "int", "bool": "bool", "str": "str", "tuple[str, ...]": "list[str]"}
 
 
 def clock_default(game: str) -> float:
-    return CLOCK_DEFAULTS.get(game, OTHER_CLOCK)
+    return info(game).clock
 
 
 def autofill_bot(game: str) -> str:
-    wanted = AUTOFILL_BOTS.get(game, "random")
+    wanted = info(game).seat_filler
     return wanted if wanted in bot_names(game) else "random"
 
 
-@functools.cache
 def player_range(game: str) -> tuple[int, int, int]:
-    """(min, max, default) player counts of a game, found by asking its config."""
-    allowed = []
-    for players in range(1, MAX_PLAYERS_PROBED + 1):
-        try:
-            create(game, players=players)
-        except ConfigError:
-            continue
-        allowed.append(players)
-    default = create(game).num_players
-    return min(allowed), max(allowed), default
+    """(min, max, default) player counts of a game, as it declares them (``GameInfo.players``)."""
+    players = info(game).players
+    return players.min, players.max, players.default
 
 
 def _field(game: str, field: dataclasses.Field[object]) -> dict[str, JSON]:
@@ -98,28 +61,20 @@ def _field(game: str, field: dataclasses.Field[object]) -> dict[str, JSON]:
 @functools.cache
 def _games() -> tuple[dict[str, JSON], ...]:
     found = []
-    for name in names():
-        cls = game_class(name)
-        doc = inspect.getdoc(cls) or cls.title
-        low, high, default = player_range(name)
-        found.append(
-            {
-                "name": name,
-                "title": cls.title,
-                "summary": SUMMARIES.get(name, doc.splitlines()[0]),
-                "tagline": doc.splitlines()[0],
-                "players": {"min": low, "max": high, "default": default},
-                "config": [_field(name, f) for f in dataclasses.fields(cls.config_type)],
-                "bots": bot_names(name),
-                "clock_default": clock_default(name),
-                "time_bank": name in TIME_BANK_GAMES,
-            }
-        )
+    for facts in infos():
+        cls = facts.game_class
+        doc = inspect.getdoc(cls) or facts.title
+        entry = facts.to_json()
+        entry["tagline"] = doc.splitlines()[0]
+        entry["config"] = [_field(facts.name, f) for f in dataclasses.fields(cls.config_type)]
+        entry["bots"] = bot_names(facts.name)
+        found.append(entry)
     return tuple(found)
 
 
 def games() -> list[dict[str, JSON]]:
-    """``GET /api/games``: every game, its config fields and defaults, its bots and its CM-6 clock."""
+    """``GET /api/games``: every game's declared facts (:meth:`GameInfo.to_json`: titles, players, CM-6 clock,
+    time bank, summary, rules sections, view, bot ladder …), its config fields and defaults, and its bots."""
     return [dict(g) for g in _games()]
 
 

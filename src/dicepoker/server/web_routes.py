@@ -233,7 +233,7 @@ async def replay(request: Request, seat: Annotated[int | None, Query(ge=0, le=11
     result: JSON = None
     if final.is_terminal:
         outcome = final.result()
-        result = {"winners": sorted(outcome.winners), "scores": list(outcome.scores), "reason": outcome.reason}
+        result = outcome.to_json()
     return {
         "game": log.game,
         "config": dict(log.config),

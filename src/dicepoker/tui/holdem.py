@@ -141,7 +141,7 @@ class HoldemScreen(Screen):
         self._announce(self.view(None))
 
     def _announce(self, view: HoldemView) -> None:
-        if view.hand <= self._announced or view.over or view.rolling:
+        if view.hand <= self._announced or view.over or view.rolling or view.dealer is None:
             return
         self._announced = view.hand
         dealt = [s for s in range(view.players) if view.stacks[s] or view.bets[s] or view.in_hand[s]]

@@ -109,11 +109,11 @@ class PeekPokerScreen(Screen):
         self._start_hand(self.view(None))
 
     def _start_hand(self, view: PeekPokerView) -> None:
-        if view.hand_number == self._hand or view.dealer is None or view.over:
+        if view.hand == self._hand or view.dealer is None or view.over:
             return
-        self._hand = view.hand_number
+        self._hand = view.hand
         chips = ", ".join(f"{self.names[s]} {c}" for s, c in enumerate(view.chips))
-        self.console.print(f"\n[bold]Hand {view.hand_number}[/] — {self.names.says(view.dealer, 'deals')}.")
+        self.console.print(f"\n[bold]Hand {view.hand}[/] — {self.names.says(view.dealer, 'deals')}.")
         self.console.print(f"Chips: {chips}", markup=False)
 
     # -- people -------------------------------------------------------------------------------------
@@ -211,7 +211,7 @@ class PeekPokerScreen(Screen):
             else:
                 self.console.print(f"{self.names[seat]}: {change.action}")
         if before.phase == Phase.ACES.value and after.phase != Phase.ACES.value:
-            rerolling = dict(after.rerolling) if after.hand_number == before.hand_number else {}
+            rerolling = dict(after.rerolling) if after.hand == before.hand else {}
             for other in sorted(self._deciders):
                 count = rerolling.get(other, 0)
                 verb = f"re-rolls {count} ace(s)" if count else "stands"
@@ -219,7 +219,7 @@ class PeekPokerScreen(Screen):
             self._deciders.clear()
         if before.phase == Phase.REROLL.value and seat is None:
             self._show_rerolls(before, after)
-        same_hand = after.hand_number == before.hand_number
+        same_hand = after.hand == before.hand
         if same_hand and after.community and after.community != before.community:
             self.console.print(Text("Community dice: ").append_text(dice_text(after.community)))
         if after.phase == Phase.ACES.value and before.phase != Phase.ACES.value:
@@ -231,7 +231,7 @@ class PeekPokerScreen(Screen):
         """Every re-roll's result, bots' included: the dice before and after (shown dice are public)."""
         for seat, count in before.rerolling:
             old = before.dice[seat]
-            if after.hand_number == before.hand_number:
+            if after.hand == before.hand:
                 new = after.dice[seat]
             else:
                 new = after.previous.shown[seat] if after.previous is not None else None

@@ -55,7 +55,7 @@ def test_PK_2_highest_roller_deals_and_the_deal_passes_left() -> None:
     assert state.dealer == 1 and state.betting is not None and state.betting.order == (2, 0, 1)
     # Everyone folds to the dealer's left: the next hand is dealt by seat 2.
     state = run(state, "rolled 9 9 9", "rolled T T T", "rolled J J J", "bet 5", "fold", "fold")
-    assert state.dealer == 2 and state.hand_number == 2
+    assert state.dealer == 2 and state.hand == 2 and state.hand_number == 2  # the old name stays
 
 
 def test_PK_3_ante_from_the_dealers_left() -> None:

@@ -17,7 +17,7 @@ from dicepoker.core.errors import ConfigError, IllegalAction
 from dicepoker.core.game import Game
 from dicepoker.core.rolloff import RollOff
 from dicepoker.core.state import State
-from dicepoker.core.types import CHANCE, JSON, Action, ChanceAction, Resign, Result, Seat, Timeout, ToAct
+from dicepoker.core.types import CHANCE, JSON, Action, ChanceAction, Ending, Resign, Result, Seat, Timeout, ToAct
 from dicepoker.games.board.actions import (
     OPENING_OUTCOMES,
     Claim,
@@ -256,12 +256,14 @@ class BoardState(State):
         winner = self.winning_team
         if winner is not None:
             reason = f"team {winner} made {self.rules.runs_to_win} runs (BD-13)"
-            return Result(frozenset(self.rules.seats_of(winner)), tuple(runs), reason)
+            return Result(frozenset(self.rules.seats_of(winner)), tuple(runs), reason, Ending.COMPLETED)
         alive = [t for t in range(self.rules.teams) if t not in self.conceded]
         best = max(len(self.position.runs[t]) for t in alive)
         leaders = [t for t in alive if len(self.position.runs[t]) == best]
         seats = frozenset(s for t in leaders for s in self.rules.seats_of(t))
-        return Result(seats, tuple(runs), self.ended or "over")
+        # Without a winning team the game ends when all teams but one conceded, or when nothing can change.
+        ending = Ending.RESIGNATION if self.rules.teams - len(self.conceded) <= 1 else Ending.BLOCKED
+        return Result(seats, tuple(runs), self.ended or "over", ending)
 
     # -- view ---------------------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> BoardView:

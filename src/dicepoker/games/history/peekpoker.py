@@ -39,8 +39,8 @@ class PeekPokerHistory(Variant[PeekPokerState]):
                 lines.append(f"{seats} may re-roll aces (PK-8)")
         if settled is not None:
             lines += _settlement(settled)
-        if after.hand_number != before.hand_number and after.phase is not Phase.OVER:
-            lines.append(f"hand {after.hand_number}: dealer p{after.dealer}, chips {' '.join(map(str, after.stacks))}")
+        if after.hand != before.hand and after.phase is not Phase.OVER:
+            lines.append(f"hand {after.hand}: dealer p{after.dealer}, chips {' '.join(map(str, after.stacks))}")
         return lines
 
 

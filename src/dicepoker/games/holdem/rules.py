@@ -28,6 +28,7 @@ from dicepoker.core.types import (
     JSON,
     Action,
     ChanceAction,
+    Ending,
     Resign,
     Result,
     Seat,
@@ -114,8 +115,10 @@ class HoldemState(State):
     phase: Phase = Phase.HIGH_ROLL
     rolloff: RollOff | None = None
     """CM-3: who is still rolling for the first deal, and what they rolled."""
-    dealer: Seat = 0
+    dealer: Seat | None = None
+    """Who deals the current hand; ``None`` until the high roll (CM-3) has chosen the first dealer."""
     hand: int = 0
+    """The number of the current hand, from 1 (0 before the first): the betting games' shared vocabulary."""
     betting: Betting | None = None
     pockets: tuple[tuple[SuitedDie, ...], ...] = ()
     board: tuple[SuitedDie, ...] = ()
@@ -126,6 +129,8 @@ class HoldemState(State):
     last_showdown: Showdown | None = None
     game_winners: frozenset[Seat] = field(default_factory=frozenset)
     reason: str = ""
+    ending: Ending = Ending.COMPLETED
+    """Why the game ended, as a value (read once ``phase`` is OVER)."""
 
     @property
     def num_players(self) -> int:
@@ -327,14 +332,18 @@ class HoldemState(State):
         state = evolve(self, stacks=stacks, betting=None, last_showdown=record, pockets=(), board=())
         flushes = frozenset(s for s, _, v in shown if category_of(v) is HandCategory.YAHTZEE_FLUSH)
         if flushes:
-            return state._over(flushes, "a Yahtzee flush at showdown wins the game (HE-12)")
+            return state._over(flushes, "a Yahtzee flush at showdown wins the game (HE-12)", Ending.YAHTZEE_FLUSH)
         alive = [s for s in range(self.config.players) if stacks[s] > 0 and s not in self.resigned]
         if len(alive) <= 1:
-            return state._over(frozenset(alive), "the last player with chips wins (HE-15)")
+            # The prose stays HE-15's; as a value, a game that everyone else left by resigning is a resignation.
+            left = self.config.players - len(self.resigned)
+            ending = Ending.RESIGNATION if left == 1 else Ending.LAST_WITH_CHIPS
+            return state._over(frozenset(alive), "the last player with chips wins (HE-15)", ending)
+        assert self.dealer is not None  # a hand was played, so the high roll chose a dealer
         return state._start_hand(next_dealer(stacks, self.dealer, self.resigned))  # HE-2: to the left
 
-    def _over(self, winners: frozenset[Seat], reason: str) -> HoldemState:
-        return evolve(self, phase=Phase.OVER, betting=None, game_winners=winners, reason=reason)
+    def _over(self, winners: frozenset[Seat], reason: str, ending: Ending) -> HoldemState:
+        return evolve(self, phase=Phase.OVER, betting=None, game_winners=winners, reason=reason, ending=ending)
 
     def _resign(self, seat: Seat) -> HoldemState:
         """CM-5: the player folds (if in a hand) and is never dealt in again; the last one left wins."""
@@ -342,7 +351,7 @@ class HoldemState(State):
         alive = [s for s in range(self.config.players) if s not in state.resigned]
         if state.phase is Phase.HIGH_ROLL:
             if len(alive) == 1:
-                return state._over(frozenset(alive), f"seat {seat} resigned")
+                return state._over(frozenset(alive), f"seat {seat} resigned", Ending.RESIGNATION)
             assert self.rolloff is not None
             return state._roll_off(self.rolloff.without(alive))
         if state.betting is None:
@@ -360,7 +369,7 @@ class HoldemState(State):
     def result(self) -> Result:
         if self.phase is not Phase.OVER:
             raise IllegalAction("the game is still running")
-        return Result(self.game_winners, self.stacks, self.reason)
+        return Result(self.game_winners, self.stacks, self.reason, self.ending)
 
     # -- view ---------------------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> HoldemView:
@@ -429,6 +438,7 @@ class HoldemState(State):
             "last_showdown": None if self.last_showdown is None else showdown_json(self.last_showdown),
             "game_winners": sorted(self.game_winners),
             "reason": self.reason,
+            "ending": self.ending.value,
         }
 
 
@@ -462,6 +472,16 @@ class HoldemGame(Game[HoldemConfig, HoldemState]):
             config=self.config, stacks=(self.config.stack,) * players, rolloff=RollOff(tuple(range(players)))
         )
 
+    def start_dealt_by(self, dealer: Seat) -> HoldemState:
+        """The first hand with ``dealer`` dealing: the high roll (CM-3) as it lands when ``dealer`` rolls a 6 and
+        everyone else a 1 (the betting games share this, so an arena needs no per-game start)."""
+        state = self.initial_state()
+        state.check_seat(dealer)
+        while state.phase is Phase.HIGH_ROLL:
+            assert state.rolloff is not None
+            state = state.apply(HighRoll(6 if state.rolloff.roller == dealer else 1))
+        return state
+
     def _parse_game_action(self, words: list[str], text: str) -> Action:
         action = parse_betting_action(words)
         if action is not None:
@@ -491,7 +511,7 @@ class HoldemGame(Game[HoldemConfig, HoldemState]):
                 stacks=tuple(int(v) for v in data["stacks"]),
                 phase=Phase(data["phase"]),
                 rolloff=None if data["rolloff"] is None else RollOff.from_json(data["rolloff"]),
-                dealer=int(data["dealer"]),
+                dealer=None if data["dealer"] is None else int(data["dealer"]),
                 hand=int(data["hand"]),
                 betting=None if betting is None else Betting.from_json(config.betting_rules(), betting),
                 pockets=tuple(dice_from_json(p) for p in data["pockets"]),
@@ -503,6 +523,7 @@ class HoldemGame(Game[HoldemConfig, HoldemState]):
                 last_showdown=None if showdown is None else showdown_from_json(showdown),
                 game_winners=frozenset(int(v) for v in data["game_winners"]),
                 reason=str(data["reason"]),
+                ending=Ending(data.get("ending", Ending.COMPLETED.value)),  # no "ending" before issue 18
             )
         except (KeyError, TypeError, ValueError, NotationError) as exc:
             raise ValueError(f"not a holdem state: {exc}") from exc

@@ -33,7 +33,7 @@ class HoldemView(View):
     players: int
     phase: Phase
     hand: int
-    dealer: Seat
+    dealer: Seat | None
     street: str | None
     stacks: tuple[int, ...]
     bets: tuple[int, ...]
@@ -86,7 +86,7 @@ class HoldemView(View):
             players=int(data["players"]),
             phase=Phase(data["phase"]),
             hand=int(data["hand"]),
-            dealer=int(data["dealer"]),
+            dealer=None if data["dealer"] is None else int(data["dealer"]),
             street=None if data["street"] is None else str(data["street"]),
             stacks=_ints(data["stacks"]),
             bets=_ints(data["bets"]),

@@ -24,7 +24,7 @@ from dicepoker.core.fields import shown
 from dicepoker.core.game import Game, unknown_action
 from dicepoker.core.rolloff import RollOff
 from dicepoker.core.state import State
-from dicepoker.core.types import CHANCE, JSON, Action, ChanceAction, Resign, Result, Seat, Timeout, ToAct
+from dicepoker.core.types import CHANCE, JSON, Action, ChanceAction, Ending, Resign, Result, Seat, Timeout, ToAct
 from dicepoker.dice.poker import Face, PokerDice, format_dice, outcomes, parse_dice, strength
 from dicepoker.games.betting import (
     MAX_STACK,
@@ -99,7 +99,9 @@ class PeekPokerState(State):
     phase: Phase = Phase.HIGH_ROLL
     rolloff: RollOff | None = None
     dealer: Seat | None = None
-    hand_number: int = 0
+    """Who deals the current hand; ``None`` until the high roll (CM-3) has chosen the first dealer."""
+    hand: int = 0
+    """The number of the current hand, from 1 (0 before the first): the betting games' shared vocabulary."""
     betting: Betting | None = None
     hidden: tuple[PokerDice, ...] = ()
     community: PokerDice = ()
@@ -116,6 +118,11 @@ class PeekPokerState(State):
     @property
     def num_players(self) -> int:
         return self.config.players
+
+    @property
+    def hand_number(self) -> int:
+        """The old name of :attr:`hand`, kept importable."""
+        return self.hand
 
     # -- whose turn ---------------------------------------------------------------------------------
     @property
@@ -251,7 +258,7 @@ class PeekPokerState(State):
             self,
             phase=Phase.DEAL,
             dealer=dealer,
-            hand_number=self.hand_number + 1,
+            hand=self.hand + 1,
             betting=betting,
             hidden=((),) * self.config.players,
             community=(),
@@ -336,7 +343,7 @@ class PeekPokerState(State):
             for seat, share in zip(payout.winners, payout.shares, strict=True):
                 won[seat] += share
         shown = tuple(self.hidden[s] if s in ranks else None for s in range(self.config.players))
-        previous = PreviousHand(self.hand_number, self.community, shown, tuple(won), payouts)
+        previous = PreviousHand(self.hand, self.community, shown, tuple(won), payouts)
         state = replace(self, stacks=stacks, previous=previous, betting=None, rolling=(), deciding=(), choices=())
         alive = [s for s in range(self.config.players) if stacks[s] and s not in self.resigned]
         if len(alive) < 2:
@@ -389,9 +396,11 @@ class PeekPokerState(State):
         alive = [s for s in range(self.config.players) if s not in self.resigned]
         holders = [s for s in alive if self.stacks[s]]
         if len(holders) == 1:
-            return Result(frozenset(holders), self.stacks, "the last player with chips wins (PK-13)")
+            # The prose stays PK-13's; as a value, a game that everyone else left by resigning is a resignation.
+            ending = Ending.RESIGNATION if len(alive) == 1 else Ending.LAST_WITH_CHIPS
+            return Result(frozenset(holders), self.stacks, "the last player with chips wins (PK-13)", ending)
         winners = frozenset(alive[:1]) if len(alive) == 1 else frozenset(holders)
-        return Result(winners, self.stacks, "the other players resigned (CM-5)")
+        return Result(winners, self.stacks, "the other players resigned (CM-5)", Ending.RESIGNATION)
 
     # -- view ---------------------------------------------------------------------------------------
     def revealed(self, seat: Seat) -> bool:
@@ -432,7 +441,7 @@ class PeekPokerState(State):
             "phase": self.phase.value,
             "rolloff": None if self.rolloff is None else self.rolloff.to_json(),
             "dealer": self.dealer,
-            "hand_number": self.hand_number,
+            "hand": self.hand,
             "betting": None if self.betting is None else self.betting.to_json(),
             "hidden": [format_dice(h) for h in self.hidden],
             "community": format_dice(self.community),
@@ -454,7 +463,7 @@ def _build_view(state: PeekPokerState, seat: Seat | None, dice: tuple[PokerDice 
         seat=seat,
         players=players,
         phase=state.phase.value,
-        hand_number=state.hand_number,
+        hand=state.hand,
         dealer=state.dealer,
         chips=state.chips(),
         bets=betting.bets if betting else (0,) * players,
@@ -493,6 +502,14 @@ class PeekPokerGame(Game[PeekPokerConfig, PeekPokerState]):
         players = self.config.players
         return PeekPokerState(self.config, (self.config.stack,) * players, rolloff=RollOff(tuple(range(players))))
 
+    def start_dealt_by(self, dealer: Seat) -> PeekPokerState:
+        """The first hand with ``dealer`` dealing: the high roll (CM-3) as it lands when ``dealer`` rolls a 6 and
+        everyone else a 1 (the betting games share this, so an arena needs no per-game start)."""
+        state = self.initial_state()
+        state.check_seat(dealer)
+        assert state.rolloff is not None
+        return state.apply(HighRoll(tuple(6 if seat == dealer else 1 for seat in state.rolloff.contenders)))
+
     def _parse_game_action(self, words: list[str], text: str) -> Action:
         own = parse_peekpoker_action(words, text)
         if own is not None:
@@ -514,7 +531,7 @@ class PeekPokerGame(Game[PeekPokerConfig, PeekPokerState]):
                 phase=Phase(data["phase"]),
                 rolloff=None if data["rolloff"] is None else RollOff.from_json(data["rolloff"]),
                 dealer=data["dealer"],
-                hand_number=int(data["hand_number"]),
+                hand=int(data["hand"] if "hand" in data else data["hand_number"]),  # "hand_number" before issue 18
                 betting=None if betting is None else Betting.from_json(self.config.betting_rules(), betting),
                 hidden=tuple(parse_dice(h) for h in data["hidden"]),
                 community=parse_dice(data["community"]),

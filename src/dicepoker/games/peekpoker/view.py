@@ -51,7 +51,7 @@ class PeekPokerView(View):
     seat: Seat | None
     players: int
     phase: str
-    hand_number: int
+    hand: int
     dealer: Seat | None
     chips: tuple[int, ...]
     """Each seat's chips behind (not in the pot)."""
@@ -73,6 +73,11 @@ class PeekPokerView(View):
     over: bool
 
     @property
+    def hand_number(self) -> int:
+        """The old name of :attr:`hand`, kept importable."""
+        return self.hand
+
+    @property
     def own(self) -> PokerDice:
         return (self.dice[self.seat] or ()) if self.seat is not None else ()
 
@@ -87,7 +92,7 @@ class PeekPokerView(View):
             "seat": self.seat,
             "players": self.players,
             "phase": self.phase,
-            "hand_number": self.hand_number,
+            "hand": self.hand,
             "dealer": self.dealer,
             "chips": list(self.chips),
             "bets": list(self.bets),
@@ -112,7 +117,7 @@ class PeekPokerView(View):
             seat=_seat(data["seat"]),
             players=int(data["players"]),
             phase=str(data["phase"]),
-            hand_number=int(data["hand_number"]),
+            hand=int(data["hand"] if "hand" in data else data["hand_number"]),  # "hand_number" before issue 18
             dealer=_seat(data["dealer"]),
             chips=_ints(data["chips"]),
             bets=_ints(data["bets"]),

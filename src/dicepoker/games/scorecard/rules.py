@@ -21,6 +21,7 @@ from dicepoker.core.types import (
     JSON,
     Action,
     ChanceAction,
+    Ending,
     Resign,
     Result,
     Seat,
@@ -253,13 +254,16 @@ class ScorecardState(State):
         alive = [s for s in range(self.players) if s not in self.resigned]
         if self.ended is not None and self.ended.endswith(SC_15):
             # A tie: every player still in shares it; a player alone wins nothing (no winner is a tie too).
-            return Result(frozenset(alive) if len(alive) > 1 else frozenset(), totals, self.ended)
+            winners = frozenset(alive) if len(alive) > 1 else frozenset()
+            return Result(winners, totals, self.ended, Ending.TIMEOUT)
         if not alive:
-            return Result(frozenset(), totals, self.ended or "everyone resigned")
+            return Result(frozenset(), totals, self.ended or "everyone resigned", Ending.RESIGNATION)
         best = max(totals[s] for s in alive)
         winners = frozenset(s for s in alive if totals[s] == best)
-        reason = self.ended or ("tie on equal totals (SC-13)" if len(winners) > 1 else "highest total (SC-13)")
-        return Result(winners, totals, reason)
+        if self.ended is not None:  # only resignations end a game early otherwise
+            return Result(winners, totals, self.ended, Ending.RESIGNATION)
+        reason = "tie on equal totals (SC-13)" if len(winners) > 1 else "highest total (SC-13)"
+        return Result(winners, totals, reason, Ending.COMPLETED)
 
     # -- view ---------------------------------------------------------------------------------------
     def view(self, seat: Seat | None) -> ScorecardView:

@@ -2,14 +2,13 @@
 import { html, useEffect, useState } from "../vendor/htm-preact.js";
 import { api, seatAt, storeName, storeSeat, storedName } from "./api.js";
 import { DiceRow } from "./dice.js";
+import { loadGames } from "./facts.js";
 
-const SAMPLES = {
-  scorecard: { kind: "pip", dice: [6, 6, 6, 2, 2] },
-  zepherin: { kind: "pip", dice: [1, 2, 3, 4, 5] },
-  "classic-board": { kind: "pip", dice: [4, 4, 4, 4, 1] },
-  holdem: { kind: "suited", dice: ["6r", "6b", "3y", "3w", "6w"] },
-  peekpoker: { kind: "poker", dice: ["A", "A", "K", "Q", "J", "9"] },
-};
+// The roll on a game's card is the game's own (GET /api/games: "dice" and "sample_dice").
+function sampleOf(game) {
+  const dice = game.sample_dice || [];
+  return { kind: game.dice || "pip", dice: game.dice === "pip" ? dice.map(Number) : dice };
+}
 
 // The summary is the server's (GET /api/games: one paragraph per game, from its catalog).
 export function gameSummary(game) {
@@ -46,7 +45,7 @@ function NameField({ name, setName }) {
 }
 
 function GameCard({ game, name, onNew, setError }) {
-  const sample = SAMPLES[game.name] || SAMPLES.scorecard;
+  const sample = sampleOf(game);
   const [busy, setBusy] = useState(false);
   const playNow = async () => {
     setBusy(true);
@@ -240,7 +239,7 @@ export function Lobby() {
   const [creating, setCreating] = useState(null);
   useEffect(() => {
     document.title = "dicepoker · lobby";
-    api.games().then((d) => setGames(d.games)).catch((e) => setError(`Games: ${e.message}`));
+    loadGames().then(setGames).catch((e) => setError(`Games: ${e.message}`));
     let alive = true;
     const refresh = () => api.tables().then((d) => alive && setTables(d.tables || [])).catch(() => {});
     refresh();

@@ -1,22 +1,10 @@
 // Rules pages, rendered from the project's own rules text (rules.md, a copy of RULES.md) with a tiny
 // Markdown reader: headings, paragraphs, lists, code blocks, **bold** and `code`.
 import { html, useEffect, useState } from "../vendor/htm-preact.js";
+import { factsOf, useGames } from "./facts.js";
 
-const SECTIONS = {
-  scorecard: ["Common", "Dice", "Scorecard"],
-  zepherin: ["Common", "Dice", "Board games"],
-  "classic-board": ["Common", "Dice", "Board games"],
-  holdem: ["Common", "Dice", "Dice Hold'em"],
-  peekpoker: ["Common", "Dice", "PeekPoker"],
-};
-const TITLES = {
-  scorecard: "Dice Poker scorecard",
-  zepherin: "Zepherin (board)",
-  "classic-board": "Classic board",
-  holdem: "Dice Hold'em",
-  peekpoker: "PeekPoker Hold'em: Crazy Aces",
-  all: "All the rules",
-};
+// Which sections and which title are each game's own facts (GET /api/games); "all" is every section.
+const ALL = "all";
 
 let cached = null;
 export function loadRules() {
@@ -90,15 +78,19 @@ export function Markdown({ text }) {
 export function RulesPage({ game }) {
   const [text, setText] = useState(null);
   const [error, setError] = useState("");
+  const games = useGames((e) => setError(`Games: ${e.message}`));
+  const facts = factsOf(games, game);
+  const title = game === ALL ? "All the rules" : facts?.title || game;
   useEffect(() => {
-    document.title = `dicepoker · rules · ${TITLES[game] || game}`;
+    document.title = `dicepoker · rules · ${title}`;
     loadRules().then(setText).catch((e) => setError(e.message));
-  }, [game]);
-  const wanted = SECTIONS[game];
+  }, [title]);
+  // Nothing until the games are known; every section for "all" (and for a game this server does not know).
+  const wanted = game === ALL || (games && !facts) ? null : facts ? facts.rules_sections : [];
   const shown = text ? sections(text).filter((s) => !wanted || wanted.some((w) => s.title.startsWith(w))) : [];
   return html`<article class="rules">
     <p><a href="#/">← Lobby</a></p>
-    <h1>Rules: ${TITLES[game] || game}</h1>
+    <h1>Rules: ${title}</h1>
     ${error ? html`<p class="alert" role="alert">${error}</p>` : null}
     ${text === null && !error ? html`<p class="muted">Loading…</p>` : null}
     ${shown.map((s) => html`<section class="panel"><h2>${s.title}</h2><${Markdown} text=${s.body} /></section>`)}

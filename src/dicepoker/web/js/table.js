@@ -3,14 +3,7 @@ import { html, useEffect, useRef, useState } from "../vendor/htm-preact.js";
 import { TableConnection, api, seatAt, storeSeat, storedName } from "./api.js";
 import { capitalise, joinSeat, seatName } from "./lobby.js";
 import { GameView, describeEvent } from "./games/index.js";
-
-const TITLES = {
-  scorecard: "Dice Poker scorecard",
-  zepherin: "Zepherin",
-  "classic-board": "Classic board",
-  holdem: "Dice Hold'em",
-  peekpoker: "PeekPoker",
-};
+import { factsOf, useGames } from "./facts.js";
 
 // Seconds left on the clock, recomputed four times a second from the frame's "remaining" (not the deadline:
 // the browser's clock may differ from the server's).
@@ -198,9 +191,10 @@ export function TablePage({ id, watch }) {
     return () => clearTimeout(timer);
   }, [toast]);
   const game = frame?.view?.game;
+  const title = factsOf(useGames(), game)?.short_title;
   useEffect(() => {
-    document.title = `dicepoker · ${TITLES[game] || "table"}`;
-  }, [game]);
+    document.title = `dicepoker · ${title || "table"}`;
+  }, [title]);
   if (!frame) {
     return html`<div class="table-page"><${ConnectionBanner} status=${status} />
       <p class="muted">Connecting to table ${id}…</p></div>`;
@@ -220,7 +214,7 @@ export function TablePage({ id, watch }) {
     <${ConnectionBanner} status=${status} />
     <div class="table-head">
       <div>
-        <h1>${TITLES[game] || game}</h1>
+        <h1>${title || game}</h1>
         <p class="muted">Table ${id} · ${frame.status}${spectator ? " · watching" : ""}
           ${frame.clock === null && frame.status === "playing" ? " · no clock" : ""}</p>
         <${Presence} seats=${seats} names=${names} />

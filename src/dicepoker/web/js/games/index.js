@@ -5,11 +5,15 @@ import { Board } from "./board.js";
 import { Holdem } from "./holdem.js";
 import { PeekPoker } from "./peekpoker.js";
 import { seatName } from "../lobby.js";
+import { factsOf, useGames } from "../facts.js";
 
-const VIEWS = { scorecard: Scorecard, zepherin: Board, "classic-board": Board, holdem: Holdem, peekpoker: PeekPoker };
+// The drawing of each kind of view; which kind a game's view is, the game says (GET /api/games "view").
+const DRAWINGS = { scorecard: Scorecard, board: Board, holdem: Holdem, peekpoker: PeekPoker };
 
 export function GameView(props) {
-  const View = VIEWS[props.view.game];
+  const games = useGames();
+  if (!games) return html`<p class="muted">Loading…</p>`;
+  const View = DRAWINGS[factsOf(games, props.view.game)?.view];
   if (!View) return html`<p class="alert">This page cannot draw the game ${props.view.game}.</p>`;
   return html`<${View} ...${props} />`;
 }
@@ -44,7 +48,7 @@ export function describeEvent(game, last, frame) {
   if (WORDS[head] && !rest.length) text = `${who} ${WORDS[head]}`;
   else if (head === "bet") text = `${who} bets ${rest.join(" ")}`;
   else if (head === "raise") text = `${who} raises to ${rest.join(" ")}`;
-  else if (head === "reroll" && game === "peekpoker") text = `${who} re-rolls ${rest.length} ${rest.length > 1 ? "aces" : "ace"}`;
+  else if (head === "reroll" && rest.every((r) => r === "A")) text = `${who} re-rolls ${rest.length} ${rest.length > 1 ? "aces" : "ace"}`;
   else if (head === "reroll") text = `${who} re-rolls dice ${rest.join(", ")}`;
   else if (head === "score") text = `${who} scores ${rest.join(" ").replace(/-/g, " ")}`;
   else if (head === "claim") text = `${who} claims row ${rest[0]}, column ${rest[1]}`;

@@ -59,7 +59,7 @@ export function PeekPoker({ view, legal, act, names }) {
   return html`<div class="poker peekpoker">
     <div class="felt" data-testid="felt">
       <div class="felt-centre">
-        <div class="street">${phase[view.phase] || view.phase}<span class="muted small"> · hand ${view.hand_number}</span></div>
+        <div class="street">${phase[view.phase] || view.phase}<span class="muted small"> · hand ${view.hand}</span></div>
         <div class="community" role="group" aria-label="community dice" data-testid="community">
           ${community.map((f) => html`<${Die} kind="poker" value=${f} size=${48} />`)}
           ${Array.from({ length: Math.max(0, 3 - community.length) }, () => html`<span class="die-placeholder" aria-hidden="true"></span>`)}
