@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from dicepoker.core.types import JSON, Seat
-from dicepoker.server.errors import NotFound, Rejected, Unauthorized
+from dicepoker.server.errors import NotFound, Rejected, Unauthorized, Unavailable
 from dicepoker.server.metrics import ServerMetrics
 from dicepoker.server.models import ActionMessage, ClientMessage
 from dicepoker.server.pubsub import Subscription
@@ -29,6 +29,9 @@ from dicepoker.server.settings import Settings
 
 logger = logging.getLogger("dicepoker.server.ws")
 POLICY = 1008
+INTERNAL_ERROR = 1011
+TRY_AGAIN_LATER = 1013
+"""Closes a connection while the database cannot be reached (RFC 6455 §7.4.1): reconnect later."""
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
@@ -111,7 +114,10 @@ class Connection:
             version = await self.service.act(
                 self.table_id, self.seat, message.action, version=message.version, client_id=message.id
             )
-        except Rejected as exc:
+        except (Rejected, Unavailable) as exc:
+            # Unavailable: the database failed (a full disk). The action was not applied; the player hears
+            # so and may resend it (same id) later, on this connection: closing it would only bring a
+            # reconnect and the same resend at once.
             await self.send_json({"type": "error", "id": message.id, "reason": str(exc)})
             return False
         await self.send_state()
@@ -165,10 +171,22 @@ async def serve_socket(
     except Unauthorized as exc:
         await websocket.close(4401, str(exc)[:120])
         return
+    except Exception as exc:  # the database is starting or failing: a clean close the client can retry on
+        unavailable = isinstance(exc, Unavailable)
+        if not unavailable:
+            logger.warning("connection to table %s refused: %r", table_id[:64], exc)
+        reason = str(exc) if unavailable else "internal error"
+        await websocket.close(TRY_AGAIN_LATER if unavailable else INTERNAL_ERROR, reason[:120])
+        return
     role = "spectator" if seat is None else "player"
     connection = Connection(websocket, service, settings, table_id, seat)
     metrics.connections.labels(role).inc()
-    await service.connect(table_id, seat)  # before subscribing: the others hear of it, not this connection
+    try:
+        await service.connect(table_id, seat)  # before subscribing: the others hear of it, not this connection
+    except Unavailable as exc:
+        await websocket.close(TRY_AGAIN_LATER, str(exc)[:120])
+        metrics.connections.labels(role).dec()
+        return
     subscription = service.pubsub.subscribe(table_id)
     tasks: list[asyncio.Task[None]] = []
     try:
