@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from dicepoker.cli.app import app
-from dicepoker.cli.common import console, user_errors
+from dicepoker.cli.common import console, error_console, user_errors
 
 if TYPE_CHECKING:
     from dicepoker.server.settings import Settings
@@ -94,7 +94,7 @@ def serve(
             allowed_origins=tuple(origin or ()),
             allow_empty_db=allow_empty_db,
         )
-        _check_database(settings)  # one plain line and exit 2 on a damaged or vanished file, not a traceback
+        _check_database(settings)  # one plain line and exit 1 on a damaged or vanished file, not a traceback
         configure()
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         shared = f", sharing through {_hide_password(redis)}" if redis else ""
@@ -118,15 +118,21 @@ def serve(
 def _check_database(settings: Settings) -> None:
     """The start-up checks of a SQLite file (:func:`~dicepoker.server.dbhealth.check_sqlite_file`), before
     uvicorn (whose lifespan would print a failure as a traceback); they run again when the storage opens."""
+    from rich.markup import escape
     from sqlalchemy.engine import make_url
 
-    from dicepoker.server.dbhealth import check_sqlite_file
+    from dicepoker.server.dbhealth import DatabaseProblem, check_sqlite_file
 
     if settings.db_url is None or not settings.db_url.startswith("sqlite"):
         return
     database = make_url(settings.db_url).database
     if database and database != ":memory:":
-        check_sqlite_file(Path(database), allow_empty=settings.allow_empty_db)
+        try:
+            check_sqlite_file(Path(database), allow_empty=settings.allow_empty_db)
+        except DatabaseProblem as exc:
+            # One line, unwrapped (a log reader greps for it), and exit 1: the data, not the command, is wrong.
+            error_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+            raise typer.Exit(1) from None
 
 
 def _hide_password(url: str) -> str:
