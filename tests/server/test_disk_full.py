@@ -68,7 +68,7 @@ def test_a_full_disk_answers_with_error_frames_503_and_degraded_health(tmp_path:
                 disk.full = True
                 await ws.send(json.dumps(action))
                 error = await _next(ws, "error", "ack")
-                assert error["type"] == "error" and error["id"] == "a1"
+                assert error["type"] == "error" and error["id"] == "a1" and error["retry_after"] == 2
                 assert "database or disk is full" in error["reason"] and "nothing was changed" in error["reason"]
                 await ws.send('{"type": "ping"}')
                 assert (await _next(ws, "pong"))["type"] == "pong"  # the socket is still open
@@ -188,3 +188,42 @@ def test_handshakes_and_reads_while_the_database_cannot_be_read(tmp_path: Path) 
 def _record(table_id: str, *, commitment: str = "c") -> TableRecord:
     seats = [SeatRecord("open"), SeatRecord("open")]
     return TableRecord(table_id, "scorecard", {"players": 2}, seats, 30.0, "waiting", commitment, "ab", 1.0)
+
+
+def test_the_python_client_waits_on_a_failing_database_instead_of_looping(tmp_path: Path) -> None:
+    """Its action is answered with ``retry_after`` (and ``play_seat`` waits that long); a 1013 close makes
+    it wait longer before each reconnect, instead of reconnecting at once (the loop of issue 19 item 8)."""
+    from dicepoker.client.connection import ActionRejected, ServerClient
+    from dicepoker.client.protocol import ErrorFrame, parse_frame
+
+    assert parse_frame('{"type": "error", "id": "a", "reason": "r", "retry_after": 2}') == ErrorFrame("a", "r", 2.0)
+    assert parse_frame('{"type": "error", "id": "a", "reason": "r"}') == ErrorFrame("a", "r")
+    storage = SqlStorage(f"sqlite:///{tmp_path / 'server.db'}", integrity_interval=None)
+    with live_server(storage=storage) as live:
+
+        async def main() -> None:
+            async with ServerClient(live.url) as server:
+                created = await server.create_table("scorecard", seats=["open", "open"])
+                seated = await server.join(created.table, 0, "ann")
+                await server.join(created.table, 1, "bob")
+                table = server.table(created.table, seated.token)
+                state = await table.open()
+                disk = Disk(storage)
+                disk.full = True
+                with pytest.raises(ActionRejected) as rejected:
+                    await table.act("roll", version=state.version)
+                assert rejected.value.retry_after == 2 and not rejected.value.stale
+                disk.full = False
+                assert (await table.act("roll", version=state.version)).version > state.version
+                await table.close()
+
+                disk.reads_fail = True
+                lost = server.table("0123456789abcdef", None)
+                opening = asyncio.create_task(lost.open())
+                await asyncio.sleep(1.0)  # how many reconnects fit in a second: a bound, not a speed
+                assert lost.reconnects <= 4, lost.reconnects
+                opening.cancel()
+                await lost.close()
+                disk.reads_fail = False
+
+        asyncio.run(asyncio.wait_for(main(), 60))

@@ -99,6 +99,9 @@ class ErrorFrame:
 
     id: str | None
     reason: str
+    retry_after: float | None = None
+    """Seconds to wait before sending the action again: the server could not save it (its database is
+    failing), and the action itself may well be fine. ``None`` for every other rejection."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +140,9 @@ def frame_from_json(data: JSON) -> Frame:
     if kind == "error":
         ident = data.get("id")
         reason = data.get("reason", data.get("detail", ""))
-        return ErrorFrame(id=None if ident is None else str(ident), reason=str(reason))
+        retry = data.get("retry_after")
+        retry_after = float(retry) if isinstance(retry, (int, float)) and not isinstance(retry, bool) else None
+        return ErrorFrame(id=None if ident is None else str(ident), reason=str(reason), retry_after=retry_after)
     if kind == "pong":
         return PongFrame()
     if not isinstance(kind, str):

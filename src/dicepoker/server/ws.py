@@ -31,6 +31,8 @@ logger = logging.getLogger("dicepoker.server.ws")
 POLICY = 1008
 INTERNAL_ERROR = 1011
 TRY_AGAIN_LATER = 1013
+RETRY_AFTER = 2
+"""Seconds an error frame for an action the database could not take asks the client to wait."""
 """Closes a connection while the database cannot be reached (RFC 6455 §7.4.1): reconnect later."""
 
 
@@ -114,11 +116,15 @@ class Connection:
             version = await self.service.act(
                 self.table_id, self.seat, message.action, version=message.version, client_id=message.id
             )
-        except (Rejected, Unavailable) as exc:
-            # Unavailable: the database failed (a full disk). The action was not applied; the player hears
-            # so and may resend it (same id) later, on this connection: closing it would only bring a
-            # reconnect and the same resend at once.
+        except Rejected as exc:
             await self.send_json({"type": "error", "id": message.id, "reason": str(exc)})
+            return False
+        except Unavailable as exc:
+            # The database failed (a full disk): not applied. The player hears so and may resend it (same
+            # id) after ``retry_after``, on this connection: closing it would only bring a reconnect and
+            # the same resend at once.
+            frame: dict[str, JSON] = {"type": "error", "id": message.id, "reason": str(exc)}
+            await self.send_json({**frame, "retry_after": RETRY_AFTER})
             return False
         await self.send_state()
         await self.send_json({"type": "ack", "id": message.id, "version": version})
