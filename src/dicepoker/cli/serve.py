@@ -60,6 +60,10 @@ def serve(
     origin: Annotated[
         list[str] | None, typer.Option(help="An origin allowed besides the server's own (repeatable).")
     ] = None,
+    integrity_interval: Annotated[
+        float,
+        typer.Option(min=0, help="Seconds between integrity checks of a SQLite file while serving (0: at start only)."),
+    ] = 600.0,
     allow_empty_db: Annotated[
         bool,
         typer.Option(
@@ -93,6 +97,7 @@ def serve(
             bot_delay=bot_delay,
             allowed_origins=tuple(origin or ()),
             allow_empty_db=allow_empty_db,
+            integrity_interval=integrity_interval or None,
         )
         _check_database(settings)  # one plain line and exit 1 on a damaged or vanished file, not a traceback
         configure()
