@@ -224,3 +224,55 @@ def test_the_first_request_after_postgresql_dropped_its_connections_succeeds() -
             await storage.close()
 
     run(main())
+
+
+@pytest.mark.skipif(not postgres_available(), reason="PostgreSQL is not reachable at 127.0.0.1:5432 (database 'test')")
+def test_while_postgresql_restarts_requests_get_503_and_sockets_1013_then_all_works() -> None:
+    """Through a proxy that plays the restart: every connection dropped, then "the database system is
+    starting up" (57P03) for new ones, then PostgreSQL back."""
+    import asyncio
+    import secrets
+
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    from tests.server.pg_proxy import postgres_proxy
+
+    schema = f"dp_test_{secrets.token_hex(6)}"
+    try:
+        with postgres_proxy() as proxy:
+            url = f"postgresql+asyncpg://postgres@127.0.0.1:{proxy.port}/test"
+            storage = SqlStorage(url, schema=schema, integrity_interval=None)
+            with live_server(storage=storage) as live:
+                client = httpx.Client(base_url=live.url)
+                table_id = client.post("/api/tables", json={"game": "scorecard"}).json()["id"]
+                proxy.restart()
+                unknown = "0123456789abcdef"  # not in memory: answering needs the database
+                response = client.get(f"/api/tables/{unknown}")
+                assert response.status_code == 503 and "starting up" in response.json()["detail"]
+                assert client.post("/api/tables", json={"game": "scorecard"}).status_code == 503
+                assert client.get(f"/api/tables/{table_id}").status_code == 200  # known here: from memory
+
+                async def handshake() -> int:
+                    async with connect(f"{live.ws_url}/api/tables/{unknown}/ws") as ws:
+                        with pytest.raises(ConnectionClosed) as closed:
+                            await ws.recv()
+                        assert closed.value.rcvd is not None
+                        return closed.value.rcvd.code
+
+                assert asyncio.run(asyncio.wait_for(handshake(), 20)) == 1013
+                assert client.get("/healthz").json()["status"] == "degraded"
+                assert proxy.refused > 0
+                proxy.up()
+                assert client.get("/api/tables").status_code == 200  # the first request after the restart
+                assert client.post("/api/tables", json={"game": "scorecard"}).status_code == 201
+                assert client.get("/healthz").json() == {"status": "ok"}
+    finally:
+
+        async def drop() -> None:
+            cleaner = SqlStorage(POSTGRES_URL, schema=schema, integrity_interval=None)
+            await cleaner.open()
+            await cleaner.drop_schema()
+            await cleaner.close()
+
+        run(drop())
