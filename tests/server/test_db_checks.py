@@ -67,6 +67,13 @@ def test_a_file_that_is_not_a_database_is_one_clear_line_and_no_start(tmp_path: 
     assert len(lines) == 1 and "damaged" in lines[0] and finished.returncode == 1, lines
 
 
+def test_an_unreachable_postgresql_at_start_is_one_line_without_the_password(tmp_path: Path) -> None:
+    finished = _serve(tmp_path, "--db", "postgresql://postgres:secret@127.0.0.1:1/test")
+    lines = [line for line in (finished.stderr + finished.stdout).splitlines() if line.strip()]
+    assert finished.returncode == 1 and len(lines) == 1, lines
+    assert "cannot reach the database" in lines[0] and "secret" not in lines[0]
+
+
 def test_damaged_pages_fail_quick_check_at_start(tmp_path: Path) -> None:
     database = tmp_path / "server.db"
     _make_database(database)

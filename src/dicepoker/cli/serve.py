@@ -121,23 +121,30 @@ def serve(
 
 
 def _check_database(settings: Settings) -> None:
-    """The start-up checks of a SQLite file (:func:`~dicepoker.server.dbhealth.check_sqlite_file`), before
-    uvicorn (whose lifespan would print a failure as a traceback); they run again when the storage opens."""
+    """Before uvicorn (whose lifespan would print a failure as a traceback): the start-up checks of a SQLite
+    file (:func:`~dicepoker.server.dbhealth.check_sqlite_file`, run again when the storage opens), or
+    that PostgreSQL answers at all."""
+    import asyncio
+
     from rich.markup import escape
     from sqlalchemy.engine import make_url
 
-    from dicepoker.server.dbhealth import DatabaseProblem, check_sqlite_file
+    from dicepoker.server.dbhealth import DatabaseProblem, check_reachable, check_sqlite_file
+    from dicepoker.server.sql import normalise_url
 
-    if settings.db_url is None or not settings.db_url.startswith("sqlite"):
+    if settings.db_url is None:
         return
-    database = make_url(settings.db_url).database
-    if database and database != ":memory:":
-        try:
+    try:
+        if not settings.db_url.startswith("sqlite"):
+            asyncio.run(check_reachable(normalise_url(settings.db_url)))
+            return
+        database = make_url(settings.db_url).database
+        if database and database != ":memory:":
             check_sqlite_file(Path(database), allow_empty=settings.allow_empty_db)
-        except DatabaseProblem as exc:
-            # One line, unwrapped (a log reader greps for it), and exit 1: the data, not the command, is wrong.
-            error_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
-            raise typer.Exit(1) from None
+    except DatabaseProblem as exc:
+        # One line, unwrapped (a log reader greps for it), and exit 1: the data, not the command, is wrong.
+        error_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(1) from None
 
 
 def _hide_password(url: str) -> str:

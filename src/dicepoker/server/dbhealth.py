@@ -28,6 +28,7 @@ is logged as an error and reported by ``/healthz``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime
 import sqlite3
@@ -127,6 +128,25 @@ def unavailable_message(reason: str) -> str:
     return f"the server cannot use its database right now ({reason}): nothing was changed; try again later"
 
 
+async def check_reachable(url: str, *, timeout: float = 15.0) -> None:
+    """Connect once and ask for nothing: :class:`DatabaseProblem` (one line, password hidden) if the
+    database cannot be reached. What ``serve`` checks of PostgreSQL before it starts."""
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(url)
+    try:
+        async with asyncio.timeout(timeout), engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+    except Exception as exc:
+        reason = fault_reason(exc) or _one_line(exc) or type(exc).__name__
+        shown = make_url(url).render_as_string(hide_password=True)
+        raise DatabaseProblem(f"cannot reach the database {shown}: {reason}") from None
+    finally:
+        await engine.dispose()
+
+
 # -- SQLite files -------------------------------------------------------------------------------------
 def marker_path(database: Path) -> Path:
     return database.with_name(database.name + MARKER_SUFFIX)
@@ -201,7 +221,7 @@ def _has_schema(database: Path) -> bool:
 
 def _one_line(exc: object) -> str:
     text = str(exc).strip().splitlines()
-    return (text[0] if text else type(exc).__name__)[:200]
+    return (text[0] if text and text[0] else type(exc).__name__)[:200]
 
 
 def _iso(when: float | None) -> str | None:
