@@ -40,6 +40,14 @@ def test_nfkc_and_spaces_make_look_alike_forms_one_name() -> None:
     assert check_name("Cafe\u0301").text == "Caf\u00e9"  # a combining accent is composed
 
 
+def test_an_emoji_keeps_its_presentation_selector_but_nothing_else_does() -> None:
+    assert check_name("Ann \u2764\ufe0f").text == "Ann \u2764\ufe0f"  # a red heart as phones type it
+    with pytest.raises(BadName, match="U\\+FE0F"):
+        check_name("An\ufe0fn")  # after a letter it hides
+    with pytest.raises(BadName, match="U\\+200D"):
+        check_name("\U0001f468\u200d\U0001f469")  # emoji joined by ZWJ (a format character) are refused
+
+
 def test_empty_long_and_zalgo_names_are_refused() -> None:
     for bad in ("", "   ", "\u3000", "..."):
         with pytest.raises(BadName):

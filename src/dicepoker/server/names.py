@@ -8,8 +8,9 @@ the name as it is kept and shown, or raises :class:`BadName` with the reason (no
    and spaces at either end go.
 2. **Nothing invisible or unprintable**: control (Cc), format (Cf: the bidi controls that turned the
    lobby's text around, zero-width spaces and joiners, the BOM), surrogate, private-use and unassigned
-   characters, line and paragraph separators, variation selectors, and the letters that draw nothing
-   (Hangul fillers, the braille blank, the combining grapheme joiner) are refused, as are more than
+   characters, line and paragraph separators, variation selectors (but for an emoji's presentation
+   selector right after a symbol, as in ``❤️``), and the letters that draw nothing (Hangul fillers, the
+   braille blank, the combining grapheme joiner) are refused, as are more than
    :data:`MAX_MARKS` combining marks on one letter. A name must show at least one letter, digit or symbol.
 3. **1 to** :data:`MAX_LENGTH` **characters after normalising** (NFKC may lengthen a name).
 4. **Mixed scripts are marked, not refused**: Latin with Cyrillic (``раypal``) or Greek is how a name
@@ -84,8 +85,8 @@ def check_name(raw: str) -> CheckedName:
     """
     if not isinstance(raw, str):
         raise BadName("a name is text")
-    for char in raw:  # before NFKC too, so that the reason names the character that was sent
-        _refuse_invisible(char)
+    for previous, char in zip(" " + raw, raw, strict=False):  # before NFKC too: the reason names what was sent
+        _refuse_invisible(char, previous)
     text = " ".join(unicodedata.normalize("NFKC", raw).split())
     # NFKC once more: tidying spaces can put a combining mark next to a new base letter.
     text = unicodedata.normalize("NFKC", text)
@@ -96,8 +97,8 @@ def check_name(raw: str) -> CheckedName:
     marks = 0
     visible = False
     scripts: set[str] = set()
-    for char in text:
-        _refuse_invisible(char)
+    for previous, char in zip(" " + text, text, strict=False):
+        _refuse_invisible(char, previous)
         category = unicodedata.category(char)
         if category.startswith("M"):
             marks += 1
@@ -157,12 +158,18 @@ def script_of(char: str) -> str | None:
     return None if first in _NOT_A_SCRIPT else first.title()
 
 
-def _refuse_invisible(char: str) -> None:
+def _refuse_invisible(char: str, previous: str) -> None:
     category = unicodedata.category(char)
     if category in REFUSED_CATEGORIES:
         raise BadName(f"names may not contain {REFUSED_CATEGORIES[category]} (U+{ord(char):04X})")
-    if ord(char) in INVISIBLE or _is_variation_selector(char):
+    if ord(char) in INVISIBLE or (_is_variation_selector(char) and not _emoji_style(char, previous)):
         raise BadName(f"names may not contain invisible characters (U+{ord(char):04X})")
+
+
+def _emoji_style(char: str, previous: str) -> bool:
+    """U+FE0E/U+FE0F right after a symbol: text or emoji presentation (``❤️``, as phones type it), the one
+    place a variation selector is shown rather than hidden."""
+    return char in "\ufe0e\ufe0f" and unicodedata.category(previous) == "So"
 
 
 def _is_variation_selector(char: str) -> bool:
