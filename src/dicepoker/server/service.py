@@ -417,7 +417,10 @@ class TableService:
                 seat = keyed_seat(record, client_key)
                 if seat is not None:
                     log_event(logger, "join repeated", table=record.id, seat=seat)
-                    return {"id": record.id, "seat": seat, "token": keyed_token(client_key, record.id, seat)}
+                    kept = record.seats[seat].name
+                    token = keyed_token(client_key, record.id, seat)
+                    marked = names.mixed_scripts(kept)
+                    return {"id": record.id, "seat": seat, "token": token, "name": kept, "mixed_scripts": marked}
         for _ in range(RETRIES):
             for table in await self._open_play_now(game):
                 seat = next((i for i, s in enumerate(table.record.seats) if s.kind == "open"), None)
