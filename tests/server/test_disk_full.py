@@ -116,6 +116,12 @@ def test_the_probe_clears_a_write_fault_on_an_idle_server(tmp_path: Path) -> Non
             disk.full = False
             assert await storage.probe() and storage.health.problems() == []
             assert (await storage.load("t0")) is not None and (await storage.load("t1")) is None
+            disk.reads_fail = True  # and a read fault (PostgreSQL away) clears the same way
+            with pytest.raises(StorageUnavailable, match="unable to open"):
+                await storage.load("t0")
+            assert not await storage.probe() and storage.health.read_fault is not None
+            disk.reads_fail = False
+            assert await storage.probe() and storage.health.problems() == []
         finally:
             await storage.close()
 

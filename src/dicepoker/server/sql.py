@@ -301,14 +301,18 @@ class SqlStorage:
         return problem
 
     async def probe(self) -> bool:
-        """While writes fail: try a write that changes nothing (the newest table's stamp, set to itself).
-        Whether writes work (``health`` is updated either way). Without any table there is nothing to
-        rewrite, and the next real write decides."""
+        """While reads or writes fail: try a read, and a write that changes nothing (the newest table's
+        stamp, set to itself). Whether the database works again (``health`` is updated either way).
+        Without any table there is nothing to rewrite, and the next real write decides."""
         newest = select(tables_table.c.id).order_by(tables_table.c.created.desc()).limit(1).scalar_subquery()
         statement = tables_table.update().where(tables_table.c.id == newest).values(stamp=tables_table.c.stamp)
         try:
-            async with self._faults("write"), self.engine.begin() as conn:
-                await conn.execute(statement)
+            if self.health.read_fault is not None:
+                async with self._faults("read"), self.engine.connect() as conn:
+                    await conn.execute(text("SELECT 1"))
+            if self.health.write_fault is not None:
+                async with self._faults("write"), self.engine.begin() as conn:
+                    await conn.execute(statement)
         except StorageUnavailable:
             return False
         return True
@@ -318,7 +322,7 @@ class SqlStorage:
         while True:
             await asyncio.sleep(PROBE_INTERVAL)
             try:
-                if self.health.write_fault is not None:
+                if self.health.write_fault is not None or self.health.read_fault is not None:
                     await self.probe()
                 due = self.integrity_interval
                 if due is not None and time.monotonic() - last_check >= due:

@@ -204,10 +204,16 @@ async def serve_socket(
             if isinstance(ended, _Closed):
                 with contextlib.suppress(Exception):
                     await websocket.close(POLICY, str(ended))
+            elif isinstance(ended, Unavailable):  # the database failed under a frame: come back later
+                with contextlib.suppress(Exception):
+                    await websocket.close(TRY_AGAIN_LATER, str(ended)[:120])
             elif ended is not None and not isinstance(ended, (WebSocketDisconnect, RuntimeError, OSError)):
                 logger.warning("connection to table %s ended: %r", table_id, ended)
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
+    except Unavailable as exc:  # the first frame needed the database, and it failed
+        with contextlib.suppress(Exception):
+            await websocket.close(TRY_AGAIN_LATER, str(exc)[:120])
     finally:
         for task in tasks:
             task.cancel()
