@@ -161,7 +161,6 @@ export class TableConnection {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
-      this.attempt = 0;
       this.handlers.onStatus("open");
       this.pinger = setInterval(() => this.send({ type: "ping" }), 20000);
     };
@@ -174,6 +173,9 @@ export class TableConnection {
       }
       if (this.handlers.onFrame) this.handlers.onFrame(frame);
       if (frame.type === "state") {
+        // Served again: only now does the backoff start over (a server whose database fails opens the
+        // socket, then closes it with 1013; counting that open as success would retry twice a second).
+        this.attempt = 0;
         this.version = frame.version;
         this.handlers.onState(frame);
       } else if (frame.type === "error") {
