@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,10 @@ import httpx
 import pytest
 from sqlalchemy import event
 
+from dicepoker.server.dealer import STORAGE_RETRY
 from dicepoker.server.sql import SqlStorage
-from dicepoker.server.storage import SeatRecord, StorageUnavailable, TableRecord
-from tests.server.conftest import run
+from dicepoker.server.storage import EventRecord, MemoryStorage, SeatRecord, StorageUnavailable, TableRecord
+from tests.server.conftest import FakeClock, new_service, run
 from tests.server.live import live_server
 
 CLOCK = 5
@@ -233,3 +235,46 @@ def test_the_python_client_waits_on_a_failing_database_instead_of_looping(tmp_pa
                 disk.reads_fail = False
 
         asyncio.run(asyncio.wait_for(main(), 60))
+
+
+class FullMemoryStorage(MemoryStorage):
+    """Memory storage whose writes fail as a full database's do, while ``full``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.full = False
+        self.failed = 0
+
+    async def save(self, table: TableRecord, events: Sequence[EventRecord] = ()) -> None:
+        if self.full:
+            self.failed += 1
+            raise StorageUnavailable("the server cannot use its database right now (database or disk is full)")
+        await super().save(table, events)
+
+
+def test_a_clock_that_runs_out_on_a_full_disk_waits_instead_of_spinning() -> None:
+    """Before: the due timeout was put back on the schedule at once, and one tick tried it 100,000 times."""
+    clock = FakeClock()
+
+    async def main() -> None:
+        storage = FullMemoryStorage()
+        service = new_service(storage, clock)
+        await service.start(scheduler=False)
+        try:
+            table_id = str((await service.create_table("scorecard", seats=["open", "open"], clock=CLOCK))["id"])
+            await service.join(table_id, 0, "ann")
+            await service.join(table_id, 1, "bob")
+            version = storage.tables[table_id].version
+            storage.full = True
+            clock.advance(CLOCK + 1)
+            assert await service.tick() == 0
+            assert storage.failed == 1
+            assert service.next_due() == clock() + STORAGE_RETRY
+            storage.full = False
+            clock.advance(STORAGE_RETRY)
+            assert await service.tick() >= 1  # the timeout, applied once the database takes it
+            assert storage.tables[table_id].version > version
+        finally:
+            await service.stop()
+
+    run(main())
