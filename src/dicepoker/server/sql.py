@@ -304,15 +304,16 @@ class SqlStorage:
         """While reads or writes fail: try a read, and a write that changes nothing (the newest table's
         stamp, set to itself). Whether the database works again (``health`` is updated either way).
         Without any table there is nothing to rewrite, and the next real write decides."""
-        newest = select(tables_table.c.id).order_by(tables_table.c.created.desc()).limit(1).scalar_subquery()
-        statement = tables_table.update().where(tables_table.c.id == newest).values(stamp=tables_table.c.stamp)
+        newest = select(tables_table.c.id).order_by(tables_table.c.created.desc()).limit(1)
         try:
-            if self.health.read_fault is not None:
-                async with self._faults("read"), self.engine.connect() as conn:
-                    await conn.execute(text("SELECT 1"))
+            async with self._faults("read"), self.engine.connect() as conn:
+                table_id = (await conn.execute(newest)).scalar()
             if self.health.write_fault is not None:
+                if table_id is None:
+                    return False  # an UPDATE of no row writes nothing, and would prove nothing
+                statement = tables_table.update().where(tables_table.c.id == table_id)
                 async with self._faults("write"), self.engine.begin() as conn:
-                    await conn.execute(statement)
+                    await conn.execute(statement.values(stamp=tables_table.c.stamp))
         except StorageUnavailable:
             return False
         return True
