@@ -54,6 +54,10 @@ from dicepoker.protocol.rest import PlayNowSeat, SeatTaken, TableCreated
 
 FATAL_CLOSE_CODES = frozenset({1002, 1003, 1007, 1008, 1009})
 """Close codes after which connecting again cannot help (bad token, policy, protocol, too big)."""
+LATER_CLOSE_CODES = frozenset({1011, 1013})
+"""Close codes after which connecting again at once would be refused again (the server's database is
+failing): the client waits, longer each time, up to :data:`LATER_MAX_DELAY` seconds."""
+LATER_MAX_DELAY = 5.0
 
 
 SEAT_ATTEMPTS = 4
@@ -85,6 +89,11 @@ class ActionRejected(DicePokerError):
     @property
     def stale(self) -> bool:
         return self.frame.reason.startswith("stale")
+
+    @property
+    def retry_after(self) -> float | None:
+        """Seconds after which the same action may be sent again (the server could not save it)."""
+        return self.frame.retry_after
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +267,8 @@ class TableConnection:
         """Every action this connection saw acknowledged, in order (duplicates answered once)."""
         self.errors: list[ErrorFrame] = []
         """Error frames that answer no pending action (malformed frames, late answers)."""
+        self._later = 0.0
+        """The last wait after a "try again later" close (see :data:`LATER_CLOSE_CODES`)."""
         self.reconnects = 0
         self.catch_up_times: list[float] = []
         """Seconds from each lost connection to the first state frame after connecting again."""
@@ -421,6 +432,9 @@ class TableConnection:
                     return
                 self._lost_at = time.perf_counter()
                 self.reconnects += 1
+                if code in LATER_CLOSE_CODES:
+                    self._later = min(LATER_MAX_DELAY, max(0.25, self._later * 2))
+                    await asyncio.sleep(self._later)
         except Exception as exc:  # the reader must never die silently: whoever waits hears why
             self._fail(ConnectionLost(f"connection failed: {exc!r}"))
 
@@ -454,6 +468,7 @@ class TableConnection:
         if self.on_frame is not None:
             self.on_frame(frame)
         if isinstance(frame, StateFrame):
+            self._later = 0.0  # served again: the next "try again later" starts from a short wait
             if self._lost_at is not None:
                 self.catch_up_times.append(time.perf_counter() - self._lost_at)
                 self._lost_at = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Awaitable, Callable
 
@@ -54,6 +55,10 @@ async def play_seat(
             await table.act(action, version=state.version, timeout=act_timeout)
             retries = 0
         except ActionRejected as exc:
+            if exc.retry_after is not None:  # not saved (the server's database failed): the same state, later
+                await asyncio.sleep(exc.retry_after)
+                table.redeliver()
+                continue
             retries += 1
             if not exc.stale and retries <= MAX_RETRIES:
                 table.redeliver()

@@ -222,6 +222,9 @@ class ErrorFrame:
     """The rejected action's id; ``null`` for a malformed frame."""
     reason: str
     """Why, in plain words (e.g. ``stale version 0 (table is at 2)``)."""
+    retry_after: float | None = None
+    """Seconds to wait before sending the action again: the server could not save it (its database is failing)
+    and the action itself may well be fine. Left out for every other rejection."""
     type: Literal["error"] = _kind("error")
 
     @model_validator(mode="before")

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicepoker.core.types import JSON
 from dicepoker.server import warmup, web_routes
+from dicepoker.server.dbhealth import StorageHealth
 from dicepoker.server.errors import ServiceError
 from dicepoker.server.logs import log_event
 from dicepoker.server.metrics import ServerMetrics
@@ -176,13 +177,20 @@ def _storage(settings: Settings) -> Storage:
         return MemoryStorage()
     from dicepoker.server.sql import SqlStorage
 
-    return SqlStorage(settings.db_url, schema=settings.db_schema, sqlite_synchronous=settings.sqlite_synchronous)
+    return SqlStorage(
+        settings.db_url,
+        schema=settings.db_schema,
+        sqlite_synchronous=settings.sqlite_synchronous,
+        allow_empty=settings.allow_empty_db,
+        integrity_interval=settings.integrity_interval,
+    )
 
 
 def _errors(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+        retry = {"Retry-After": "5"} if exc.status == 503 else None  # the database is failing: later
+        return JSONResponse({"detail": str(exc)}, status_code=exc.status, headers=retry)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -203,10 +211,15 @@ def _errors(app: FastAPI) -> None:
 
 def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics) -> None:
     @app.get("/healthz")
-    async def healthz() -> dict[str, str]:
+    async def healthz() -> dict[str, JSON]:
+        found: dict[str, JSON] = {"status": "ok"}
         if service.cluster is not None:  # which process answered (behind a load balancer)
-            return {"status": "ok", "process": getattr(service.cluster, "name", "")}
-        return {"status": "ok"}
+            found["process"] = getattr(service.cluster, "name", "")
+        health: StorageHealth | None = getattr(service.storage, "health", None)
+        problems = [] if health is None else health.problems()
+        if health is not None and problems:  # a failing database: 200 still (reads are served), but why
+            found.update(status="degraded", problems=list(problems), database=health.report())
+        return found
 
     @app.get("/metrics", response_class=PlainTextResponse)
     async def prometheus() -> Response:

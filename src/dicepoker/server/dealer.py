@@ -38,7 +38,7 @@ from dicepoker.server.fairness import FairRandom
 from dicepoker.server.logs import log_event
 from dicepoker.server.pubsub import PubSub
 from dicepoker.server.replica import Gap, absorb
-from dicepoker.server.storage import EventRecord, SeatRecord, StaleWrite, Storage
+from dicepoker.server.storage import EventRecord, SeatRecord, StaleWrite, Storage, StorageUnavailable
 from dicepoker.server.table import FINISHED, PLAYING, WAITING, Last, Table, simultaneous
 
 MAX_TICK_ROUNDS = 100_000
@@ -48,6 +48,8 @@ logger = logging.getLogger("dicepoker.server.tables")
 Move = tuple[Seat, Action, str | None]
 RETRIES = 8
 """Times an action is tried again after another process changed its table first."""
+STORAGE_RETRY = 2.0
+"""Seconds before due work (a timeout, a bot's move) is tried again after the database failed it."""
 
 
 class Metrics(Protocol):
@@ -290,7 +292,12 @@ class Dealer:
                 continue
             results = await asyncio.gather(*(self._process(t) for t in due), return_exceptions=True)
             for table, outcome in zip(due, results, strict=True):
-                if isinstance(outcome, BaseException):
+                if isinstance(outcome, StorageUnavailable):
+                    # Still due, but the database cannot take it (a full disk): try again in a while, not
+                    # at once (which would spin this loop on a failing commit).
+                    logger.warning("table %s: scheduled work waits for the database: %s", table.id, outcome)
+                    self.scheduler.set(table.id, self.now() + STORAGE_RETRY)
+                elif isinstance(outcome, BaseException):
                     logger.error("table %s: scheduled work failed: %r", table.id, outcome)
                     self.after_change(table)
                 else:

@@ -31,3 +31,10 @@ class Rejected(ServiceError):
     """An action refused (illegal, unreadable, stale, not this seat's): the table is unchanged."""
 
     status = 409
+
+
+class Unavailable(ServiceError):
+    """The server cannot do this now (its database is full or unreachable), through no fault of the
+    request: nothing changed, and the same request may succeed later."""
+
+    status = 503

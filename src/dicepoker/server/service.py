@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from dicepoker.core.errors import ConfigError
 from dicepoker.core.types import JSON, Seat
 from dicepoker.games.registry import AnyGame, create
-from dicepoker.server import catalog
+from dicepoker.server import catalog, names
 from dicepoker.server.clocks import time_bank
 from dicepoker.server.dealer import RETRIES, Coordinator, Dealer, Metrics, NoMetrics
 from dicepoker.server.errors import Conflict, Invalid, NotFound, Rejected, Unauthorized
@@ -357,11 +357,15 @@ class TableService:
     ) -> dict[str, JSON]:
         """Take an open seat: ``{"seat", "token"}``. The token (128 bits) is shown once and stored hashed.
         With a ``client_key`` the token is derived from it (:func:`~.table.keyed_token`), and the same join
-        sent again, its answer lost, is answered again: the same seat and token, not 409."""
+        sent again, its answer lost, is answered again: the same seat and token, not 409.
+        The name is checked and normalised (:mod:`.names`): a bad one is :class:`Invalid`, and the answer
+        says ``"name"`` as kept and whether it ``"mixed_scripts"``."""
+        checked = _checked_name(name)
         table = await self._table(table_id)
         for _ in range(RETRIES):
             try:
-                return await self._join(table, seat, name, client_seed, client_key)
+                joined = await self._join(table, seat, checked.text, client_seed, client_key)
+                return {**joined, "name": checked.text, "mixed_scripts": checked.mixed_scripts}
             except StaleWrite:
                 await self.dealer.refresh(table)  # another process changed the table: look again
         raise Rejected("the table is busy: try again")
@@ -407,12 +411,16 @@ class TableService:
         the game's ``lobby`` slot (unique in storage) until it starts. A process that loses the race to
         open it, or the race for a seat, looks again and joins the table that won. With a ``client_key``
         (see :meth:`join`) a play-now sent again finds the seat it took, even once that table started."""
+        _checked_name(name)  # before any table is opened for a name that is refused
         if client_key is not None:
             for record in await self._play_now_records(game):
                 seat = keyed_seat(record, client_key)
                 if seat is not None:
                     log_event(logger, "join repeated", table=record.id, seat=seat)
-                    return {"id": record.id, "seat": seat, "token": keyed_token(client_key, record.id, seat)}
+                    kept = record.seats[seat].name
+                    token = keyed_token(client_key, record.id, seat)
+                    marked = names.mixed_scripts(kept)
+                    return {"id": record.id, "seat": seat, "token": token, "name": kept, "mixed_scripts": marked}
         for _ in range(RETRIES):
             for table in await self._open_play_now(game):
                 seat = next((i for i, s in enumerate(table.record.seats) if s.kind == "open"), None)
@@ -501,6 +509,13 @@ class TableService:
                     await self.cluster.created(new)
                 await self.dealer.maybe_start(new)
         return {"id": new.id, "commitment": new.record.commitment}
+
+
+def _checked_name(name: str) -> names.CheckedName:
+    try:
+        return names.check_name(name)
+    except names.BadName as exc:
+        raise Invalid(f"name: {exc}") from None
 
 
 def rematch_id(table_id: str) -> str:

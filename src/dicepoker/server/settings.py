@@ -18,6 +18,10 @@ class Settings:
     """PostgreSQL only: the schema to work in (created if missing); tests use one per run."""
     sqlite_synchronous: str = "NORMAL"
     """WAL with NORMAL survives a killed process; FULL also survives a power cut, at more fsyncs."""
+    allow_empty_db: bool = False
+    """Start on a 0-byte SQLite file, or on a missing one where a database was (see :mod:`.dbhealth`)."""
+    integrity_interval: float | None = 600.0
+    """Seconds between ``PRAGMA quick_check`` runs on a SQLite file while serving; ``None``: only at start."""
     autofill: float = 10.0
     """Seconds before a play-now table's empty seats are given to bots."""
     bot_delay: float = 0.5

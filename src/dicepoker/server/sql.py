@@ -8,6 +8,13 @@ Writes are optimistic (see :mod:`.storage`): the batch reads the stamps of the r
 ``SELECT ... FOR UPDATE`` (row locks until the commit, on PostgreSQL) and fails as a whole with
 :class:`~.storage.StaleWrite` if one moved on, as it does when an appended event hits the unique
 (table, seq) key; the writer then retries each write of the batch alone, so only the stale ones fail.
+
+Faults (issue 19, :mod:`.dbhealth`): a write or read the database cannot do (disk full, a dropped or
+refused connection) raises :class:`~.storage.StorageUnavailable` and is recorded in ``self.health``; a
+batch that fails so fails as a whole, untried again. PostgreSQL connections are pinged before use, so a
+connection that a restart of PostgreSQL left stale is replaced instead of failing the next request.
+A SQLite file is checked before it is opened (:func:`.dbhealth.check_sqlite_file`) and every
+``integrity_interval`` seconds after (``PRAGMA quick_check``).
 """
 
 from __future__ import annotations
@@ -15,8 +22,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +34,19 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from dicepoker.server import dbhealth
+from dicepoker.server.logs import log_event
 from dicepoker.server.sql_schema import events as events_table
 from dicepoker.server.sql_schema import tables as tables_table
-from dicepoker.server.storage import EventRecord, SeatRecord, StaleWrite, TableRecord
+from dicepoker.server.storage import EventRecord, SeatRecord, StaleWrite, StorageUnavailable, TableRecord
 
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 _TABLE_COLUMNS = [f.name for f in dataclasses.fields(TableRecord)]
 _MIGRATION_LOCK = 0x6469_6365  # PostgreSQL advisory lock: processes starting together migrate one at a time
 _Write = tuple[TableRecord, Sequence[EventRecord], "asyncio.Future[None]"]
+PROBE_INTERVAL = 5.0
+"""Seconds between probe writes while writes fail (so that /healthz recovers on an idle server too)."""
+logger = logging.getLogger("dicepoker.server.sql")
 
 
 def normalise_url(url: str) -> str:
@@ -59,8 +73,21 @@ def migrate(connection: Connection) -> None:
 class SqlStorage:
     """Tables and logs in a SQL database; see the module docstring for the group commit."""
 
-    def __init__(self, url: str, *, schema: str | None = None, sqlite_synchronous: str = "NORMAL") -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        sqlite_synchronous: str = "NORMAL",
+        allow_empty: bool = False,
+        integrity_interval: float | None = 600.0,
+    ) -> None:
         self.url = normalise_url(url)
+        self.allow_empty = allow_empty
+        """Start on a 0-byte SQLite file, or a missing one whose marker says it existed (see dbhealth)."""
+        self.integrity_interval = integrity_interval
+        self.health = dbhealth.StorageHealth()
+        self._monitor: asyncio.Task[None] | None = None
         self.schema = schema
         if schema is not None and not _SCHEMA_NAME.fullmatch(schema):
             raise ValueError(f"bad schema name {schema!r}")
@@ -82,14 +109,22 @@ class SqlStorage:
             raise RuntimeError("storage is not open")
         return self._engine
 
+    @property
+    def sqlite_file(self) -> Path | None:
+        """The SQLite database file (``None``: PostgreSQL, or SQLite in memory)."""
+        database = make_url(self.url).database if self.is_sqlite else None
+        return Path(database) if database and database != ":memory:" else None
+
     async def open(self) -> None:
         kwargs: dict[str, Any] = {}
-        if self.is_sqlite:
-            database = make_url(self.url).database
-            if database and database != ":memory:":
-                Path(database).parent.mkdir(parents=True, exist_ok=True)
-        elif self.schema is not None:
-            kwargs["connect_args"] = {"server_settings": {"search_path": self.schema}}
+        database = self.sqlite_file
+        if database is not None:
+            database.parent.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread(dbhealth.check_sqlite_file, database, allow_empty=self.allow_empty)
+        elif not self.is_sqlite:
+            kwargs["pool_pre_ping"] = True  # a connection PostgreSQL dropped (a restart) is replaced, not used
+            if self.schema is not None:
+                kwargs["connect_args"] = {"server_settings": {"search_path": self.schema}}
         engine = create_async_engine(self.url, **kwargs)
         if self.is_sqlite:
             synchronous = self._synchronous
@@ -113,9 +148,18 @@ class SqlStorage:
             if not self.is_sqlite:
                 await conn.execute(text(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})"))
             await conn.run_sync(migrate)
+        if database is not None:
+            dbhealth.write_marker(database)
+            self.health.checked(None, time.time())  # check_sqlite_file ran quick_check
         self._writer = asyncio.create_task(self._write_loop(), name="dicepoker-group-commit")
+        self._monitor = asyncio.create_task(self._monitor_loop(), name="dicepoker-database-monitor")
 
     async def close(self) -> None:
+        if self._monitor is not None:
+            self._monitor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._monitor
+            self._monitor = None
         if self._writer is not None:
             # Let queued writes finish: a save that was accepted must reach the disk.
             while self._pending:
@@ -153,6 +197,11 @@ class SqlStorage:
                 continue
             try:
                 await self._commit(batch)
+            except StorageUnavailable as exc:
+                # The database, not a write, failed (a full disk): each alone would fail the same way.
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
             except Exception:
                 # One bad write must not fail the others: retry each alone, each failing on its own.
                 for write in batch:
@@ -191,7 +240,7 @@ class SqlStorage:
             if expected[t.id] > 0
         ]
         try:
-            async with self.engine.begin() as conn:
+            async with self._faults("write"), self.engine.begin() as conn:
                 if updates:
                     ids = [u["b_id"] for u in updates]
                     query = select(tables_table.c.id, tables_table.c.stamp).where(tables_table.c.id.in_(ids))
@@ -222,9 +271,70 @@ class SqlStorage:
             table.stamp = stamps[table.id]
         self.commits += 1
 
+    @contextlib.asynccontextmanager
+    async def _faults(self, kind: str) -> AsyncIterator[None]:
+        """Turn a database fault into :class:`StorageUnavailable` and keep ``health`` up to date."""
+        try:
+            yield
+        except Exception as exc:
+            reason = dbhealth.fault_reason(exc)
+            if reason is None:
+                raise
+            if (self.health.write_fault if kind == "write" else self.health.read_fault) is None:
+                log_event(logger, f"database {kind}s fail", reason=reason)
+            self.health.fault(kind, reason, time.time())
+            raise StorageUnavailable(dbhealth.unavailable_message(reason)) from None
+        if self.health.recovered(kind):
+            log_event(logger, f"database {kind}s work again")
+
+    # -- checks -------------------------------------------------------------------------------------
+    async def check_integrity(self) -> str | None:
+        """``PRAGMA quick_check`` of the SQLite file now (in a thread): the problem found, or ``None``.
+        Recorded in ``health`` and, if there is a problem, logged as an error. PostgreSQL: nothing to do."""
+        database = self.sqlite_file
+        if database is None:
+            return None
+        problem = await asyncio.to_thread(dbhealth.quick_check, database)
+        self.health.checked(problem, time.time())
+        if problem is not None:
+            logger.error("database %s failed its integrity check: %s; %s", database, problem, dbhealth.BACKUP_HINT)
+        return problem
+
+    async def probe(self) -> bool:
+        """While reads or writes fail: try a read, and a write that changes nothing (the newest table's
+        stamp, set to itself). Whether the database works again (``health`` is updated either way).
+        Without any table there is nothing to rewrite, and the next real write decides."""
+        newest = select(tables_table.c.id).order_by(tables_table.c.created.desc()).limit(1)
+        try:
+            async with self._faults("read"), self.engine.connect() as conn:
+                table_id = (await conn.execute(newest)).scalar()
+            if self.health.write_fault is not None:
+                if table_id is None:
+                    return False  # an UPDATE of no row writes nothing, and would prove nothing
+                statement = tables_table.update().where(tables_table.c.id == table_id)
+                async with self._faults("write"), self.engine.begin() as conn:
+                    await conn.execute(statement.values(stamp=tables_table.c.stamp))
+        except StorageUnavailable:
+            return False
+        return True
+
+    async def _monitor_loop(self) -> None:
+        last_check = time.monotonic()
+        while True:
+            await asyncio.sleep(PROBE_INTERVAL)
+            try:
+                if self.health.write_fault is not None or self.health.read_fault is not None:
+                    await self.probe()
+                due = self.integrity_interval
+                if due is not None and time.monotonic() - last_check >= due:
+                    last_check = time.monotonic()
+                    await self.check_integrity()
+            except Exception as exc:  # the monitor must outlive whatever it finds
+                logger.error("database monitor: %r", exc)
+
     # -- reads --------------------------------------------------------------------------------------
     async def load(self, table_id: str) -> tuple[TableRecord, list[EventRecord]] | None:
-        async with self.engine.connect() as conn:
+        async with self._faults("read"), self.engine.connect() as conn:
             row = (await conn.execute(select(tables_table).where(tables_table.c.id == table_id))).mappings().first()
             if row is None:
                 return None
@@ -232,7 +342,7 @@ class SqlStorage:
             return record, await _events(conn, table_id, record.version)
 
     async def unfinished(self) -> list[tuple[TableRecord, list[EventRecord]]]:
-        async with self.engine.connect() as conn:
+        async with self._faults("read"), self.engine.connect() as conn:
             query = select(tables_table).where(tables_table.c.status != "finished").order_by(tables_table.c.created)
             rows = (await conn.execute(query)).mappings().all()
             records = [_record(row) for row in rows]
@@ -240,7 +350,7 @@ class SqlStorage:
 
     async def unfinished_ids(self) -> list[str]:
         query = select(tables_table.c.id).where(tables_table.c.status != "finished").order_by(tables_table.c.created)
-        async with self.engine.connect() as conn:
+        async with self._faults("read"), self.engine.connect() as conn:
             return list((await conn.execute(query)).scalars().all())
 
     async def list_tables(
@@ -252,7 +362,7 @@ class SqlStorage:
             query = query.where(tables_table.c.game == game)
         if status is not None:
             query = query.where(tables_table.c.status == status)
-        async with self.engine.connect() as conn:
+        async with self._faults("read"), self.engine.connect() as conn:
             return [_record(row) for row in (await conn.execute(query)).mappings().all()]
 
 

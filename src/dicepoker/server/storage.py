@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from dicepoker.core.types import JSON, Seat
+from dicepoker.server.errors import Unavailable
 
 
 @dataclass(slots=True)
@@ -110,6 +111,11 @@ class StaleWrite(Exception):
     """Another writer changed the table first (its stamp moved on, or an event of that seq exists)."""
 
 
+class StorageUnavailable(Unavailable):
+    """The database could not be written or read (disk full, connection lost, server restarting): nothing
+    was written. The service passes it on as 503 / a WebSocket error frame (issue 19, items 8 and 10)."""
+
+
 class Storage(Protocol):
     async def open(self) -> None:
         """Connect and bring the schema up to date."""
@@ -119,7 +125,8 @@ class Storage(Protocol):
     async def save(self, table: TableRecord, events: Sequence[EventRecord] = ()) -> None:
         """Write the table record and append ``events`` in one transaction; returns once it is durable.
         Raises :class:`StaleWrite` (and writes nothing) if the stored stamp is not ``table.stamp`` or an
-        event's seq is taken; on success ``table.stamp`` is one higher."""
+        event's seq is taken, and :class:`StorageUnavailable` if the database cannot be written; on success
+        ``table.stamp`` is one higher."""
 
     async def load(self, table_id: str) -> tuple[TableRecord, list[EventRecord]] | None: ...
 

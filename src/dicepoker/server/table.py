@@ -24,6 +24,7 @@ from dicepoker.core.types import CHANCE, JSON, Seat
 from dicepoker.games.registry import AnyGame, create, game_class
 from dicepoker.server.clocks import clock_json, time_bank, whole
 from dicepoker.server.fairness import FairRandom, fairness_header
+from dicepoker.server.names import name_marks
 from dicepoker.server.storage import EventRecord, SeatRecord, TableRecord
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
@@ -163,6 +164,7 @@ class Table:
                 "name": info.name,
                 "bot": info.bot,
                 "connected": info.kind == "bot" or self.connections.get(seat, 0) > 0,
+                **name_marks(info.name),
             }
             for seat, info in enumerate(self.record.seats)
         ]
@@ -252,4 +254,11 @@ def summary(record: TableRecord, seats: list[dict[str, JSON]] | None = None, spe
 
 def _archived_seat(seat: Seat, info: SeatRecord) -> dict[str, JSON]:
     connected = info.kind == "bot"
-    return {"seat": seat, "kind": info.kind, "name": info.name, "bot": info.bot, "connected": connected}
+    return {
+        "seat": seat,
+        "kind": info.kind,
+        "name": info.name,
+        "bot": info.bot,
+        "connected": connected,
+        **name_marks(info.name),
+    }

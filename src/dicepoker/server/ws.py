@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from dicepoker.core.types import JSON, Seat
 from dicepoker.protocol.frames import ActionMessage, ClientMessage
-from dicepoker.server.errors import NotFound, Rejected, Unauthorized
+from dicepoker.server.errors import NotFound, Rejected, Unauthorized, Unavailable
 from dicepoker.server.metrics import ServerMetrics
 from dicepoker.server.pubsub import Subscription
 from dicepoker.server.service import TableService
@@ -29,6 +29,11 @@ from dicepoker.server.settings import Settings
 
 logger = logging.getLogger("dicepoker.server.ws")
 POLICY = 1008
+INTERNAL_ERROR = 1011
+TRY_AGAIN_LATER = 1013
+RETRY_AFTER = 2
+"""Seconds an error frame for an action the database could not take asks the client to wait."""
+"""Closes a connection while the database cannot be reached (RFC 6455 §7.4.1): reconnect later."""
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
@@ -114,6 +119,13 @@ class Connection:
         except Rejected as exc:
             await self.send_json({"type": "error", "id": message.id, "reason": str(exc)})
             return False
+        except Unavailable as exc:
+            # The database failed (a full disk): not applied. The player hears so and may resend it (same
+            # id) after ``retry_after``, on this connection: closing it would only bring a reconnect and
+            # the same resend at once.
+            frame: dict[str, JSON] = {"type": "error", "id": message.id, "reason": str(exc)}
+            await self.send_json({**frame, "retry_after": RETRY_AFTER})
+            return False
         await self.send_state()
         await self.send_json({"type": "ack", "id": message.id, "version": version})
         return True
@@ -165,10 +177,22 @@ async def serve_socket(
     except Unauthorized as exc:
         await websocket.close(4401, str(exc)[:120])
         return
+    except Exception as exc:  # the database is starting or failing: a clean close the client can retry on
+        unavailable = isinstance(exc, Unavailable)
+        if not unavailable:
+            logger.warning("connection to table %s refused: %r", table_id[:64], exc)
+        reason = str(exc) if unavailable else "internal error"
+        await websocket.close(TRY_AGAIN_LATER if unavailable else INTERNAL_ERROR, reason[:120])
+        return
     role = "spectator" if seat is None else "player"
     connection = Connection(websocket, service, settings, table_id, seat)
     metrics.connections.labels(role).inc()
-    await service.connect(table_id, seat)  # before subscribing: the others hear of it, not this connection
+    try:
+        await service.connect(table_id, seat)  # before subscribing: the others hear of it, not this connection
+    except Unavailable as exc:
+        await websocket.close(TRY_AGAIN_LATER, str(exc)[:120])
+        metrics.connections.labels(role).dec()
+        return
     subscription = service.pubsub.subscribe(table_id)
     tasks: list[asyncio.Task[None]] = []
     try:
@@ -180,10 +204,16 @@ async def serve_socket(
             if isinstance(ended, _Closed):
                 with contextlib.suppress(Exception):
                     await websocket.close(POLICY, str(ended))
+            elif isinstance(ended, Unavailable):  # the database failed under a frame: come back later
+                with contextlib.suppress(Exception):
+                    await websocket.close(TRY_AGAIN_LATER, str(ended)[:120])
             elif ended is not None and not isinstance(ended, (WebSocketDisconnect, RuntimeError, OSError)):
                 logger.warning("connection to table %s ended: %r", table_id, ended)
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
+    except Unavailable as exc:  # the first frame needed the database, and it failed
+        with contextlib.suppress(Exception):
+            await websocket.close(TRY_AGAIN_LATER, str(exc)[:120])
     finally:
         for task in tasks:
             task.cancel()

@@ -164,7 +164,6 @@ export class TableConnection {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
-      this.attempt = 0;
       this.handlers.onStatus("open");
       this.pinger = setInterval(() => this.send({ type: "ping" }), 20000);
     };
@@ -180,6 +179,9 @@ export class TableConnection {
       // One case per frame type of protocol.js (generated from dicepoker.protocol); a test checks each has one.
       switch (frame.type) {
         case "state":
+          // Served again: only now does the backoff start over (a server whose database fails opens the
+          // socket, then closes it with 1013; counting that open as success would retry twice a second).
+          this.attempt = 0;
           this.version = frame.version;
           this.latest = frame;
           this.handlers.onState(frame);

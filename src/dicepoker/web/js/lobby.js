@@ -19,7 +19,9 @@ export function seatName(seat) {
   if (!seat) return "";
   if (seat.kind === "bot") return `${capitalise(seat.name || `${seat.bot || "bot"} bot`)} ${seat.seat + 1}`;
   if (seat.kind === "open") return "open seat";
-  return seat.name || `Player ${seat.seat + 1}`;
+  const name = seat.name || `Player ${seat.seat + 1}`;
+  // A name mixing scripts (Latin with Cyrillic, say) may pass for another: marked, not hidden.
+  return seat.mixed_scripts ? `${name} [mixed scripts]` : name;
 }
 
 export function capitalise(text) {
