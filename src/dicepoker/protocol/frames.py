@@ -107,7 +107,7 @@ class Clock:
     """Betting tables with a time bank: whether the current decision already draws on the bank."""
 
 
-@dataclass(frozen=True, slots=True, config=_READ)
+@dataclass(frozen=True, slots=True, config=ConfigDict(**_READ, json_schema_extra=_sometimes("mixed_scripts")))
 class SeatInfo:
     """One seat of a table, as in a summary: who sits there and whether they are connected."""
 
@@ -121,6 +121,8 @@ class SeatInfo:
     """The bot's name (as in ``/api/games``) for a bot seat."""
     connected: bool = False
     """A person with at least one open connection, or a bot (always connected)."""
+    mixed_scripts: bool = False
+    """Present (and true) only when the name mixes look-alike scripts (see Names): show it with a marker."""
 
 
 @dataclass(frozen=True, slots=True, config=_READ)
@@ -214,7 +216,7 @@ class AckFrame:
     type: Literal["ack"] = _kind("ack")
 
 
-@dataclass(frozen=True, slots=True, config=_READ)
+@dataclass(frozen=True, slots=True, config=ConfigDict(**_READ, json_schema_extra=_sometimes("retry_after")))
 class ErrorFrame:
     """A rejected action (``id`` set) or a malformed frame (``id`` null); nothing changed."""
 

@@ -87,6 +87,10 @@ class SeatTaken(BaseModel):
     """The seat you now hold."""
     token: StrictStr
     """The only proof that you hold the seat (32 hex digits): keep it secret."""
+    name: StrictStr | None = None
+    """Your name as the table shows it: normalised (NFKC, spaces folded; see Names), ``null`` if you gave none."""
+    mixed_scripts: bool = False
+    """True when the name mixes scripts that look alike (Latin with Cyrillic, say): shown with a marker."""
 
 
 class PlayNowSeat(SeatTaken):
