@@ -18,10 +18,10 @@ from pydantic import TypeAdapter
 
 from dicepoker.client.protocol import parse_frame
 from dicepoker.protocol.frames import StateFrame
-from dicepoker.server.pubsub import InProcessPubSub
-from dicepoker.server.service import TableService
-from dicepoker.server.storage import MemoryStorage
-from dicepoker.server.table import Table
+from dicepoker.server.storage.records import MemoryStorage
+from dicepoker.server.tables.pubsub import InProcessPubSub
+from dicepoker.server.tables.service import TableService
+from dicepoker.server.tables.table import Table
 
 STATE = TypeAdapter(StateFrame)
 

@@ -41,7 +41,7 @@ def test_the_installed_package_reads_the_same_rules_text() -> None:
 
 
 def test_the_server_serves_the_rules_text_to_the_browser() -> None:
-    from dicepoker.server.app import create_app
+    from dicepoker.server.transport.app import create_app
 
     async def fetch() -> httpx.Response:
         transport = httpx.ASGITransport(app=create_app())

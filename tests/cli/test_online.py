@@ -24,7 +24,7 @@ from dicepoker.cli import peekpoker as _peekpoker_commands  # noqa: F401
 from dicepoker.cli.online import VIEW_DECODERS
 from dicepoker.cli.replay import read_log
 from dicepoker.games.registry import replay
-from dicepoker.server.fairness import verify_log
+from dicepoker.server.tables.fairness import verify_log
 from tests.client.server_process import SRC, ServerProcess
 
 CLI = "from dicepoker.cli import main; main()"

@@ -16,7 +16,7 @@ from dicepoker.cli.app import app
 from dicepoker.core import CHANCE, CorruptLog, EventLog, Match
 from dicepoker.games.history import write_history
 from dicepoker.games.registry import create, names, replay
-from dicepoker.server.fairness import FairRandom, commitment, fairness_header
+from dicepoker.server.tables.fairness import FairRandom, commitment, fairness_header
 
 runner = CliRunner()
 SEED = bytes.fromhex("5eed" * 16)

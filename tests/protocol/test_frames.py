@@ -14,7 +14,7 @@ from dicepoker.protocol.frames import (
     StateFrame,
     wire_fields,
 )
-from dicepoker.server import models
+from dicepoker.server.transport import models
 
 
 def test_frames_are_frozen_values_built_positionally() -> None:

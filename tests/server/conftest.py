@@ -12,9 +12,9 @@ from typing import Any, TypeVar
 import pytest
 
 from dicepoker.core.types import JSON
-from dicepoker.server.pubsub import InProcessPubSub
-from dicepoker.server.service import TableService
-from dicepoker.server.storage import Storage
+from dicepoker.server.storage.records import Storage
+from dicepoker.server.tables.pubsub import InProcessPubSub
+from dicepoker.server.tables.service import TableService
 
 T = TypeVar("T")
 POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -71,7 +71,7 @@ def sql_settings(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[dict
     yield {"url": POSTGRES_URL, "schema": schema}
 
     async def drop() -> None:
-        from dicepoker.server.sql import SqlStorage
+        from dicepoker.server.storage.sql import SqlStorage
 
         storage = SqlStorage(POSTGRES_URL, schema=schema)
         await storage.open()

@@ -13,10 +13,10 @@ from typing import Any
 
 import uvicorn
 
-from dicepoker.server.app import create_app
-from dicepoker.server.listener import uvicorn_config
-from dicepoker.server.service import TableService
 from dicepoker.server.settings import Settings
+from dicepoker.server.tables.service import TableService
+from dicepoker.server.transport.app import create_app
+from dicepoker.server.transport.listener import uvicorn_config
 from tests.server.conftest import FakeClock
 
 

@@ -10,10 +10,10 @@ from collections.abc import Iterator, Sequence
 import pytest
 from fastapi.testclient import TestClient
 
-from dicepoker.server.app import create_app
 from dicepoker.server.logs import JsonFormatter
 from dicepoker.server.settings import Settings
-from dicepoker.server.storage import EventRecord, MemoryStorage, TableRecord
+from dicepoker.server.storage.records import EventRecord, MemoryStorage, TableRecord
+from dicepoker.server.transport.app import create_app
 
 
 class BrokenStorage(MemoryStorage):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 
 from dicepoker.games.registry import game_class, names
-from dicepoker.server import catalog
+from dicepoker.server.tables import catalog
 
 
 def test_every_game_has_a_one_paragraph_summary() -> None:
@@ -25,8 +25,8 @@ def test_api_games_serves_every_declared_fact() -> None:
 
     from dicepoker.bots.registry import bot_names
     from dicepoker.games.registry import infos
-    from dicepoker.server.app import create_app
     from dicepoker.server.settings import Settings
+    from dicepoker.server.transport.app import create_app
 
     with TestClient(create_app(Settings(scheduler=False, warm_tables=False))) as client:
         served = {g["name"]: g for g in client.get("/api/games").json()["games"]}

@@ -10,9 +10,9 @@ import pytest
 
 from dicepoker.core.types import Timeout
 from dicepoker.games.betting.actions import Check
-from dicepoker.server import clocks
 from dicepoker.server.errors import Invalid
-from dicepoker.server.storage import MemoryStorage, SeatRecord, TableRecord
+from dicepoker.server.storage.records import MemoryStorage, SeatRecord, TableRecord
+from dicepoker.server.tables import clocks
 from tests.server.conftest import FakeClock, frame, new_service, run
 
 

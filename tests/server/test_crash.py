@@ -26,7 +26,7 @@ import pytest
 from dicepoker.client import Acked, ServerClient, ServerError, TableConnection, play_seat, random_chooser
 from dicepoker.core.log import EventLog
 from dicepoker.games.registry import replay
-from dicepoker.server.fairness import verify_log
+from dicepoker.server.tables.fairness import verify_log
 from tests.client.conftest import SHORT_CONFIGS
 from tests.client.server_process import SRC, ServerProcess
 

@@ -11,9 +11,9 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from dicepoker.server.dbhealth import DatabaseProblem, check_sqlite_file, fault_reason, marker_path, quick_check
-from dicepoker.server.sql import SqlStorage
-from dicepoker.server.storage import SeatRecord, TableRecord
+from dicepoker.server.storage.dbhealth import DatabaseProblem, check_sqlite_file, fault_reason, marker_path, quick_check
+from dicepoker.server.storage.records import SeatRecord, TableRecord
+from dicepoker.server.storage.sql import SqlStorage
 from tests.server.conftest import POSTGRES_URL, postgres_available, run
 from tests.server.live import live_server
 

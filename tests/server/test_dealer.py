@@ -10,9 +10,9 @@ from random import Random
 import pytest
 
 from dicepoker.core.types import Action, View
-from dicepoker.server import dealer
 from dicepoker.server.errors import Rejected
-from dicepoker.server.storage import MemoryStorage
+from dicepoker.server.storage.records import MemoryStorage
+from dicepoker.server.tables import dealer
 from tests.server.conftest import FakeClock, new_service, run
 
 

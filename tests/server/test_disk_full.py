@@ -20,9 +20,9 @@ import httpx
 import pytest
 from sqlalchemy import event
 
-from dicepoker.server.dealer import STORAGE_RETRY
-from dicepoker.server.sql import SqlStorage
-from dicepoker.server.storage import EventRecord, MemoryStorage, SeatRecord, StorageUnavailable, TableRecord
+from dicepoker.server.storage.records import EventRecord, MemoryStorage, SeatRecord, StorageUnavailable, TableRecord
+from dicepoker.server.storage.sql import SqlStorage
+from dicepoker.server.tables.dealer import STORAGE_RETRY
 from tests.server.conftest import FakeClock, new_service, run
 from tests.server.live import live_server
 

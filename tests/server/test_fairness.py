@@ -15,7 +15,7 @@ import pytest
 
 from dicepoker.core import CorruptLog, EventLog, Match
 from dicepoker.games.registry import create
-from dicepoker.server.fairness import (
+from dicepoker.server.tables.fairness import (
     SCHEME,
     CannotVerify,
     FairnessError,

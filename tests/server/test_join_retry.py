@@ -11,7 +11,7 @@ import pytest
 
 from dicepoker.client import ServerClient
 from dicepoker.server.errors import Conflict
-from dicepoker.server.storage import MemoryStorage
+from dicepoker.server.storage.records import MemoryStorage
 from tests.server.conftest import FakeClock, new_service, run
 from tests.server.live import Live, live_server
 

@@ -1,5 +1,5 @@
 """Issue 19, item 6: what one client may hold open, against a live server configured as ``dicepoker serve``
-is (:mod:`dicepoker.server.listener`), on loopback. Raw sockets for slow and huge requests; a second
+is (:mod:`dicepoker.server.transport.listener`), on loopback. Raw sockets for slow and huge requests; a second
 client address is 127.0.0.2 (all of 127/8 is loopback on Linux). Counts are small and bounded."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-from dicepoker.server.security import allowed_hosts
+from dicepoker.server.transport.security import allowed_hosts
 from tests.server.live import Live, live_server
 
 NEWCOMER = "127.0.0.2"

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dicepoker.server.errors import Invalid
-from dicepoker.server.names import MAX_LENGTH, BadName, check_name, is_mixed, mixed_scripts
-from dicepoker.server.storage import MemoryStorage
+from dicepoker.server.storage.records import MemoryStorage
+from dicepoker.server.tables.names import MAX_LENGTH, BadName, check_name, is_mixed, mixed_scripts
 from tests.server.conftest import FakeClock, new_service, run
 
 BIDI_AND_ZERO_WIDTH = [

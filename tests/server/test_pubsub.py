@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dicepoker.server.pubsub import QUEUE_SIZE, InProcessPubSub
+from dicepoker.server.tables.pubsub import QUEUE_SIZE, InProcessPubSub
 from tests.server.conftest import run
 
 

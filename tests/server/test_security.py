@@ -13,9 +13,9 @@ import websockets
 from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 
-from dicepoker.server.app import WEB_DIR, create_app
-from dicepoker.server.security import allowed_hosts, host_name
 from dicepoker.server.settings import Settings
+from dicepoker.server.transport.app import WEB_DIR, create_app
+from dicepoker.server.transport.security import allowed_hosts, host_name
 from tests.server.live import live_server
 
 TABLE = {"game": "scorecard", "seats": ["open", "open"]}

@@ -10,8 +10,8 @@ import pytest
 from dicepoker.core.types import Timeout
 from dicepoker.games.registry import create
 from dicepoker.server.errors import Conflict, Invalid, NotFound, Rejected, Unauthorized
-from dicepoker.server.service import TableService
-from dicepoker.server.storage import MemoryStorage
+from dicepoker.server.storage.records import MemoryStorage
+from dicepoker.server.tables.service import TableService
 from tests.server.conftest import FakeClock, frame, new_service, run
 
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from dicepoker.server.sql import SqlStorage, normalise_url
-from dicepoker.server.storage import EventRecord, SeatRecord, TableRecord
+from dicepoker.server.storage.records import EventRecord, SeatRecord, TableRecord
+from dicepoker.server.storage.sql import SqlStorage, normalise_url
 from tests.server.conftest import FakeClock, new_service, run
 
 

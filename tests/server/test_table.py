@@ -20,7 +20,7 @@ import dicepoker.cli.verify  # noqa: F401  (both register their commands)
 from dicepoker.cli.app import app
 from dicepoker.cli.replay import read_log
 from dicepoker.core.log import EventLog
-from dicepoker.server.fairness import commitment, verify_log
+from dicepoker.server.tables.fairness import commitment, verify_log
 from tests.server.live import Live, live_server
 
 runner = CliRunner()

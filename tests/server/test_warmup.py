@@ -10,9 +10,9 @@ import pytest
 from fastapi import FastAPI
 
 from dicepoker.dice import suited
-from dicepoker.server import warmup
-from dicepoker.server.app import create_app
 from dicepoker.server.settings import Settings
+from dicepoker.server.transport import warmup
+from dicepoker.server.transport.app import create_app
 
 
 def test_warm_rules_loads_the_holdem_showdown_table() -> None:
@@ -33,7 +33,7 @@ def test_a_failing_table_is_logged_and_the_others_still_load(
     monkeypatch.setattr(warmup, "RULES", {"broken": broken, "fine": lambda: loaded.append("fine")})
     # `dicepoker serve` stops the server's logs at "dicepoker.server" (logs.configure): let caplog see them.
     monkeypatch.setattr(logging.getLogger("dicepoker.server"), "propagate", True)
-    with caplog.at_level(logging.ERROR, logger="dicepoker.server.warmup"):
+    with caplog.at_level(logging.ERROR, logger="dicepoker.server.transport.warmup"):
         seconds = warmup.warm_rules()
     assert list(seconds) == ["fine"] and loaded == ["fine"]
     assert "warming broken failed" in caplog.text and "disk on fire" in caplog.text

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from dicepoker.core.log import EventLog
 from dicepoker.games import registry
-from dicepoker.server.web_routes import router
+from dicepoker.server.transport.web_routes import router
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +88,7 @@ def test_verify_of_a_fair_log_and_of_one_changed_die(client: TestClient) -> None
 
     from dicepoker.core.match import Match
     from dicepoker.games.registry import create
-    from dicepoker.server.fairness import FairRandom, commitment, fairness_header, new_server_seed
+    from dicepoker.server.tables.fairness import FairRandom, commitment, fairness_header, new_server_seed
 
     seed = new_server_seed()
     match = Match(create("scorecard", players=1), rng=FairRandom(seed, ["ann"]))

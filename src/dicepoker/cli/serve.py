@@ -96,11 +96,11 @@ def serve(
     with user_errors():
         import uvicorn
 
-        from dicepoker.server.app import create_app
-        from dicepoker.server.listener import uvicorn_config
         from dicepoker.server.logs import configure
-        from dicepoker.server.security import allowed_hosts
         from dicepoker.server.settings import Settings
+        from dicepoker.server.transport.app import create_app
+        from dicepoker.server.transport.listener import uvicorn_config
+        from dicepoker.server.transport.security import allowed_hosts
 
         if redis is not None and (db is None or db.startswith("sqlite")):
             raise typer.BadParameter("--redis needs a database every process shares: --db postgresql+asyncpg://...")
@@ -135,15 +135,15 @@ def serve(
 
 def _check_database(settings: Settings) -> None:
     """Before uvicorn (whose lifespan would print a failure as a traceback): the start-up checks of a SQLite
-    file (:func:`~dicepoker.server.dbhealth.check_sqlite_file`, run again when the storage opens), or
+    file (:func:`~dicepoker.server.storage.dbhealth.check_sqlite_file`, run again when the storage opens), or
     that PostgreSQL answers at all."""
     import asyncio
 
     from rich.markup import escape
     from sqlalchemy.engine import make_url
 
-    from dicepoker.server.dbhealth import DatabaseProblem, check_reachable, check_sqlite_file
-    from dicepoker.server.sql import normalise_url
+    from dicepoker.server.storage.dbhealth import DatabaseProblem, check_reachable, check_sqlite_file
+    from dicepoker.server.storage.sql import normalise_url
 
     if settings.db_url is None:
         return

@@ -19,7 +19,7 @@ from dicepoker.cli.common import console, print_json, user_errors
 from dicepoker.core.errors import CorruptLog
 
 if TYPE_CHECKING:
-    from dicepoker.server.fairness import VerifyReport
+    from dicepoker.server.tables.fairness import VerifyReport
 
 MISMATCH_EXIT = 1
 UNVERIFIABLE_EXIT = 2
@@ -35,7 +35,7 @@ def verify(
     Example: dicepoker verify table-3f2a.jsonl   (exit 0: fair; 1: a die or the commitment does not match)
     """
     from dicepoker.cli.replay import read_log
-    from dicepoker.server.fairness import verify_log  # lazy: keeps the command's start-up light
+    from dicepoker.server.tables.fairness import verify_log  # lazy: keeps the command's start-up light
 
     with user_errors():
         try:

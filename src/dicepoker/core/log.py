@@ -4,7 +4,7 @@ It is the unit of persistence, of hand histories and of bug reports. It serializ
 a header line, then one line per action, each action in its context-free text form.
 
 A log of an online table also carries a ``fairness`` record in its header (the commit-reveal record of
-its dice, :mod:`dicepoker.server.fairness`). The core only checks its shape; a log without one is written
+its dice, :mod:`dicepoker.server.tables.fairness`). The core only checks its shape; a log without one is written
 exactly as before (no ``fairness`` key at all).
 """
 
@@ -103,7 +103,7 @@ FAIRNESS_FIELDS: dict[str, str] = {
 def check_fairness(value: JSON, where: str) -> dict[str, JSON]:
     """``value`` as a fairness record, or :class:`CorruptLog` saying which field has the wrong shape.
 
-    Only the shape is checked here; whether the dice match is :func:`dicepoker.server.fairness.verify_log`'s job.
+    Only the shape is checked here; whether the dice match is :func:`dicepoker.server.tables.fairness.verify_log`'s job.
 
     >>> check_fairness({"scheme": "s", "commitment": "c", "client_seeds": [], "server_seed": None}, "line 1")["scheme"]
     's'

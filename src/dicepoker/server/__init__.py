@@ -1,1 +1,1 @@
-"""The table server: tables, lobby, clocks, fairness, persistence and the ASGI app (issue 9)."""
+"""The table server in four rooms: transport, tables, storage, cluster (docs/architecture.md, "The server's rooms")."""

@@ -6,8 +6,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from dicepoker.server.pubsub import PubSub
-from dicepoker.server.storage import Storage
+from dicepoker.server.storage.records import Storage
+from dicepoker.server.tables.pubsub import PubSub
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from dicepoker.core.types import Seat
-from dicepoker.server.pubsub import InProcessPubSub
-from dicepoker.server.service import TableService
-from dicepoker.server.sql import SqlStorage
-from dicepoker.server.storage import EventRecord, MemoryStorage, SeatRecord, StaleWrite, Storage, TableRecord
-from dicepoker.server.table import Table
+from dicepoker.server.storage.records import EventRecord, MemoryStorage, SeatRecord, StaleWrite, Storage, TableRecord
+from dicepoker.server.storage.sql import SqlStorage
+from dicepoker.server.tables.pubsub import InProcessPubSub
+from dicepoker.server.tables.service import TableService
+from dicepoker.server.tables.table import Table
 from tests.server.conftest import FakeClock, run
 
 

@@ -19,12 +19,12 @@ import pytest
 import redis.asyncio as redis
 
 from dicepoker.core.types import JSON, Seat
-from dicepoker.server.pubsub import InProcessPubSub
-from dicepoker.server.redis_pubsub import RedisPublisher, RedisPubSub
-from dicepoker.server.replica import events_from_json, events_json, record_from_json, record_json
-from dicepoker.server.service import TableService
-from dicepoker.server.storage import EventRecord, MemoryStorage, TableRecord
-from dicepoker.server.table import Table
+from dicepoker.server.cluster.redis_pubsub import RedisPublisher, RedisPubSub
+from dicepoker.server.storage.records import EventRecord, MemoryStorage, TableRecord
+from dicepoker.server.tables.pubsub import InProcessPubSub
+from dicepoker.server.tables.replica import events_from_json, events_json, record_from_json, record_json
+from dicepoker.server.tables.service import TableService
+from dicepoker.server.tables.table import Table
 from tests.server.conftest import FakeClock, run
 from tests.server.scale.harness import REDIS_HOST, REDIS_PORT, RedisServer, reachable
 

@@ -7,7 +7,7 @@ import secrets
 
 import pytest
 
-from dicepoker.server.redis_pubsub import RESYNC, RedisPubSub
+from dicepoker.server.cluster.redis_pubsub import RESYNC, RedisPubSub
 from tests.server.conftest import run
 from tests.server.scale.harness import REDIS_HOST, REDIS_PORT, RedisServer, reachable
 

@@ -8,10 +8,10 @@ import secrets
 
 import pytest
 
-from dicepoker.server.cluster import Cluster
-from dicepoker.server.pubsub import InProcessPubSub
-from dicepoker.server.service import TableService
-from dicepoker.server.sql import SqlStorage
+from dicepoker.server.cluster.coordinator import Cluster
+from dicepoker.server.storage.sql import SqlStorage
+from dicepoker.server.tables.pubsub import InProcessPubSub
+from dicepoker.server.tables.service import TableService
 from tests.server.conftest import FakeClock, run
 from tests.server.scale.harness import REDIS_HOST, REDIS_PORT, clear_prefix, fresh_database, reachable
 
@@ -86,7 +86,7 @@ def test_a_dead_owners_downtime_is_given_back_to_the_turn() -> None:
 def test_orphan_tables_are_looked_for_when_a_process_leaves_not_every_beat() -> None:
     # Reading every unfinished table's lease each beat cost a fifth of a busy process's time: the scan runs
     # at start, for a lease's life after a process leaves, and every SAFETY_SCAN_BEATS beats otherwise.
-    from dicepoker.server import cluster as cluster_module
+    from dicepoker.server.cluster import coordinator as cluster_module
 
     clock = FakeClock()
     prefix = f"dptest{secrets.token_hex(4)}"

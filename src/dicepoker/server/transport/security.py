@@ -19,8 +19,8 @@ import json
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
-from dicepoker.server.limits import SocketCap, refuse_socket
-from dicepoker.server.openapi import document_errors
+from dicepoker.server.transport.limits import SocketCap, refuse_socket
+from dicepoker.server.transport.openapi import document_errors
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from dicepoker.server.logs import log_event
 
-logger = logging.getLogger("dicepoker.server.warmup")
+logger = logging.getLogger("dicepoker.server.transport.warmup")
 
 
 def _holdem_hands() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from dicepoker.server.sql_schema import metadata
+from dicepoker.server.storage.sql_schema import metadata
 
 
 def run_migrations() -> None:

@@ -23,22 +23,22 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicepoker.core.types import JSON
-from dicepoker.server import warmup, web_routes
-from dicepoker.server.dbhealth import StorageHealth
 from dicepoker.server.errors import ServiceError
 from dicepoker.server.logs import log_event
-from dicepoker.server.metrics import ServerMetrics
-from dicepoker.server.models import CreateTable, Join, PlayNow
-from dicepoker.server.pubsub import InProcessPubSub
-from dicepoker.server.ratelimit import LocalRateLimiter, RateLimit, RateLimiter
-from dicepoker.server.security import protect
-from dicepoker.server.service import DEFAULT, MAX_PAGE, TableService
 from dicepoker.server.settings import Settings
-from dicepoker.server.storage import MemoryStorage, Storage
-from dicepoker.server.ws import serve_socket
+from dicepoker.server.storage.dbhealth import StorageHealth
+from dicepoker.server.storage.records import MemoryStorage, Storage
+from dicepoker.server.tables.pubsub import InProcessPubSub
+from dicepoker.server.tables.service import DEFAULT, MAX_PAGE, TableService
+from dicepoker.server.transport import warmup, web_routes
+from dicepoker.server.transport.metrics import ServerMetrics
+from dicepoker.server.transport.models import CreateTable, Join, PlayNow
+from dicepoker.server.transport.ratelimit import LocalRateLimiter, RateLimit, RateLimiter
+from dicepoker.server.transport.security import protect
+from dicepoker.server.transport.ws import serve_socket
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-logger = logging.getLogger("dicepoker.server.app")
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+logger = logging.getLogger("dicepoker.server.transport.app")
 TableId = Annotated[str, PathParam(min_length=1, max_length=64)]
 PLACEHOLDER = """<!doctype html><title>dicepoker</title><h1>dicepoker server</h1>
 <p>The browser client is not installed. The API is at <a href="/docs">/docs</a>; games at
@@ -114,7 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     metrics.count_tables = service.count_by_status
     limiter: RateLimiter = LocalRateLimiter()
     if settings.redis_url is not None:
-        from dicepoker.server.cluster import Cluster
+        from dicepoker.server.cluster.coordinator import Cluster
 
         cluster = Cluster(settings.redis_url, prefix=settings.redis_prefix, lease_ttl=settings.lease_ttl)
         service.use(cluster)
@@ -175,7 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def _storage(settings: Settings) -> Storage:
     if settings.db_url is None:
         return MemoryStorage()
-    from dicepoker.server.sql import SqlStorage
+    from dicepoker.server.storage.sql import SqlStorage
 
     return SqlStorage(
         settings.db_url,

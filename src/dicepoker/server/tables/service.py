@@ -31,16 +31,25 @@ from typing import Any, Protocol
 from dicepoker.core.errors import ConfigError
 from dicepoker.core.types import JSON, Seat
 from dicepoker.games.registry import AnyGame, create
-from dicepoker.server import catalog, names
-from dicepoker.server.clocks import time_bank
-from dicepoker.server.dealer import RETRIES, Coordinator, Dealer, Metrics, NoMetrics
 from dicepoker.server.errors import Conflict, Invalid, NotFound, Rejected, Unauthorized
-from dicepoker.server.fairness import commitment, new_server_seed
 from dicepoker.server.logs import log_event
-from dicepoker.server.pubsub import PubSub
-from dicepoker.server.replica import absorb
-from dicepoker.server.storage import SeatRecord, StaleWrite, Storage, TableRecord
-from dicepoker.server.table import FINISHED, PLAYING, WAITING, Table, keyed_seat, keyed_token, summary, token_hash
+from dicepoker.server.storage.records import SeatRecord, StaleWrite, Storage, TableRecord
+from dicepoker.server.tables import catalog, names
+from dicepoker.server.tables.clocks import time_bank
+from dicepoker.server.tables.dealer import RETRIES, Coordinator, Dealer, Metrics, NoMetrics
+from dicepoker.server.tables.fairness import commitment, new_server_seed
+from dicepoker.server.tables.pubsub import PubSub
+from dicepoker.server.tables.replica import absorb
+from dicepoker.server.tables.table import (
+    FINISHED,
+    PLAYING,
+    WAITING,
+    Table,
+    keyed_seat,
+    keyed_token,
+    summary,
+    token_hash,
+)
 
 DEFAULT = object()
 """``create_table(clock=DEFAULT)``: the game's CM-6 clock (``None`` means no clock)."""

@@ -27,7 +27,7 @@ from dicepoker.games.history.format import is_history, read_history
 from dicepoker.games.holdem.view import dice_from_json
 from dicepoker.games.scorecard import Score, ScorecardGame
 from dicepoker.games.scorecard.rules import default_category
-from dicepoker.server.fairness import verify_log
+from dicepoker.server.tables.fairness import verify_log
 
 router = APIRouter(prefix="/api/web", tags=["web"])
 

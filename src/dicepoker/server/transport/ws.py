@@ -22,12 +22,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from dicepoker.core.types import JSON, Seat
 from dicepoker.protocol.frames import ActionMessage, ClientMessage
 from dicepoker.server.errors import NotFound, Rejected, Unauthorized, Unavailable
-from dicepoker.server.metrics import ServerMetrics
-from dicepoker.server.pubsub import Subscription
-from dicepoker.server.service import TableService
 from dicepoker.server.settings import Settings
+from dicepoker.server.tables.pubsub import Subscription
+from dicepoker.server.tables.service import TableService
+from dicepoker.server.transport.metrics import ServerMetrics
 
-logger = logging.getLogger("dicepoker.server.ws")
+logger = logging.getLogger("dicepoker.server.transport.ws")
 POLICY = 1008
 INTERNAL_ERROR = 1011
 TRY_AGAIN_LATER = 1013

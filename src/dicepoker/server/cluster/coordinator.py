@@ -42,16 +42,16 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from dicepoker.core.types import JSON, Seat
+from dicepoker.server.cluster.redis_pubsub import RedisPublisher, RedisPubSub, RedisSubscription
 from dicepoker.server.logs import log_event
-from dicepoker.server.redis_pubsub import RedisPublisher, RedisPubSub, RedisSubscription
-from dicepoker.server.replica import events_from_json, events_json, record_from_json, record_json
-from dicepoker.server.storage import EventRecord
-from dicepoker.server.table import FINISHED, Table
+from dicepoker.server.storage.records import EventRecord
+from dicepoker.server.tables.replica import events_from_json, events_json, record_from_json, record_json
+from dicepoker.server.tables.table import FINISHED, Table
 
 if TYPE_CHECKING:
-    from dicepoker.server.service import TableService
+    from dicepoker.server.tables.service import TableService
 
-logger = logging.getLogger("dicepoker.server.cluster")
+logger = logging.getLogger("dicepoker.server.cluster.coordinator")
 _RENEW = """
 local kept = {}
 for i, key in ipairs(KEYS) do

@@ -34,11 +34,11 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from dicepoker.server import dbhealth
 from dicepoker.server.logs import log_event
-from dicepoker.server.sql_schema import events as events_table
-from dicepoker.server.sql_schema import tables as tables_table
-from dicepoker.server.storage import EventRecord, SeatRecord, StaleWrite, StorageUnavailable, TableRecord
+from dicepoker.server.storage import dbhealth
+from dicepoker.server.storage.records import EventRecord, SeatRecord, StaleWrite, StorageUnavailable, TableRecord
+from dicepoker.server.storage.sql_schema import events as events_table
+from dicepoker.server.storage.sql_schema import tables as tables_table
 
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 _TABLE_COLUMNS = [f.name for f in dataclasses.fields(TableRecord)]
@@ -46,7 +46,7 @@ _MIGRATION_LOCK = 0x6469_6365  # PostgreSQL advisory lock: processes starting to
 _Write = tuple[TableRecord, Sequence[EventRecord], "asyncio.Future[None]"]
 PROBE_INTERVAL = 5.0
 """Seconds between probe writes while writes fail (so that /healthz recovers on an idle server too)."""
-logger = logging.getLogger("dicepoker.server.sql")
+logger = logging.getLogger("dicepoker.server.storage.sql")
 
 
 def normalise_url(url: str) -> str:
@@ -65,7 +65,7 @@ def migrate(connection: Connection) -> None:
     from alembic.config import Config
 
     config = Config()
-    config.set_main_option("script_location", "dicepoker.server:migrations")
+    config.set_main_option("script_location", "dicepoker.server.storage:migrations")
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
 

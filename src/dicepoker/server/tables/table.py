@@ -22,10 +22,10 @@ from dicepoker.core.log import Event, EventLog
 from dicepoker.core.state import State
 from dicepoker.core.types import CHANCE, JSON, Seat
 from dicepoker.games.registry import AnyGame, create, game_class
-from dicepoker.server.clocks import clock_json, time_bank, whole
-from dicepoker.server.fairness import FairRandom, fairness_header
-from dicepoker.server.names import name_marks
-from dicepoker.server.storage import EventRecord, SeatRecord, TableRecord
+from dicepoker.server.storage.records import EventRecord, SeatRecord, TableRecord
+from dicepoker.server.tables.clocks import clock_json, time_bank, whole
+from dicepoker.server.tables.fairness import FairRandom, fairness_header
+from dicepoker.server.tables.names import name_marks
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 

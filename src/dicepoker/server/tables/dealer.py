@@ -32,14 +32,14 @@ from typing import Any, Protocol
 from dicepoker.bots.registry import create_bot
 from dicepoker.core.errors import DicePokerError
 from dicepoker.core.types import Action, Seat, Timeout
-from dicepoker.server import catalog, clocks
 from dicepoker.server.errors import Rejected
-from dicepoker.server.fairness import FairRandom
 from dicepoker.server.logs import log_event
-from dicepoker.server.pubsub import PubSub
-from dicepoker.server.replica import Gap, absorb
-from dicepoker.server.storage import EventRecord, SeatRecord, StaleWrite, Storage, StorageUnavailable
-from dicepoker.server.table import FINISHED, PLAYING, WAITING, Last, Table, simultaneous
+from dicepoker.server.storage.records import EventRecord, SeatRecord, StaleWrite, Storage, StorageUnavailable
+from dicepoker.server.tables import catalog, clocks
+from dicepoker.server.tables.fairness import FairRandom
+from dicepoker.server.tables.pubsub import PubSub
+from dicepoker.server.tables.replica import Gap, absorb
+from dicepoker.server.tables.table import FINISHED, PLAYING, WAITING, Last, Table, simultaneous
 
 MAX_TICK_ROUNDS = 100_000
 KEEP_FINISHED = 1000

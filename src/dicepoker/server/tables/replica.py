@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from dicepoker.core.types import JSON
-from dicepoker.server.fairness import FairRandom
-from dicepoker.server.storage import EventRecord, SeatRecord, TableRecord
-from dicepoker.server.table import PLAYING, Last, Table, simultaneous
+from dicepoker.server.storage.records import EventRecord, SeatRecord, TableRecord
+from dicepoker.server.tables.fairness import FairRandom
+from dicepoker.server.tables.table import PLAYING, Last, Table, simultaneous
 
 _FIELDS = [f.name for f in dataclasses.fields(TableRecord)]
 

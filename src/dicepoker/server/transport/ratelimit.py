@@ -7,7 +7,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Protocol
 
-from dicepoker.server.limits import refuse_socket
+from dicepoker.server.transport.limits import refuse_socket
 
 
 class RateLimiter(Protocol):

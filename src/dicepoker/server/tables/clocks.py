@@ -24,9 +24,9 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from dicepoker.core.types import JSON, Action, Seat, Timeout
-from dicepoker.server.storage import TableRecord
+from dicepoker.server.storage.records import TableRecord
 
-logger = logging.getLogger("dicepoker.server.clocks")
+logger = logging.getLogger("dicepoker.server.tables.clocks")
 
 
 def next_deadline(

@@ -6,8 +6,8 @@ from __future__ import annotations
 import uvicorn
 from fastapi import FastAPI
 
-from dicepoker.server.limits import guarded_protocol
 from dicepoker.server.settings import Settings
+from dicepoker.server.transport.limits import guarded_protocol
 
 
 def uvicorn_config(app: FastAPI, settings: Settings, *, host: str, port: int) -> uvicorn.Config:

@@ -1,0 +1,1 @@
+"""The cluster: several processes on one PostgreSQL and one Redis (leases, Redis pub/sub)."""

@@ -1,0 +1,1 @@
+"""Storage: the protocol and its memory and SQL implementations, the schema and its migrations."""

@@ -1,0 +1,1 @@
+"""The transport: HTTP routes, the WebSocket, request models, limits and security headers."""
