@@ -23,11 +23,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicepoker.core.types import JSON
-from dicepoker.server import warmup, web_routes
+from dicepoker.server import leaving, warmup, web_routes
 from dicepoker.server.errors import ServiceError
 from dicepoker.server.logs import log_event
 from dicepoker.server.metrics import ServerMetrics
-from dicepoker.server.models import CreateTable, Join, PlayNow
+from dicepoker.server.models import CreateTable, Join, Leave, PlayNow
 from dicepoker.server.pubsub import InProcessPubSub
 from dicepoker.server.ratelimit import LocalRateLimiter, RateLimit, RateLimiter
 from dicepoker.server.service import DEFAULT, MAX_PAGE, TableService
@@ -231,6 +231,11 @@ def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics) -> None
     @app.post("/api/play-now")
     async def play_now(body: PlayNow) -> dict[str, JSON]:
         return await service.play_now(body.game, body.name, body.client_seed, client_key=body.client_key)
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: TableId, body: Leave | None = None) -> dict[str, JSON]:
+        """CM-7: the seat the token holds leaves the game (resigns); asking again answers the same."""
+        return await leaving.leave(service, table_id, body.token if body is not None else None)
 
     @app.post("/api/tables/{table_id}/rematch", status_code=201)
     async def rematch(table_id: TableId) -> dict[str, JSON]:

@@ -41,6 +41,13 @@ class PlayNow(BaseModel):
     client_key: ClientKey | None = None
 
 
+class Leave(BaseModel):
+    """``POST /api/tables/{id}/leave``: the seat's token, as the WebSocket takes it (``?token=``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: Annotated[StrictStr, Field(max_length=128)] | None = None
+
+
 class ActionMessage(BaseModel):
     type: Literal["action"]
     action: Annotated[StrictStr, Field(max_length=200)]

@@ -81,6 +81,8 @@ class Table:
     connections: dict[Seat | None, int] = field(default_factory=dict)
     presence: int = 0
     """Bumped when a seat's ``connected`` changes: announced with a small presence frame, not a new state."""
+    away_timeouts: set[int] = field(default_factory=set)
+    """Versions of the timeouts applied while their seat had no connection open (CM-7, :mod:`.leaving`)."""
     _frames: dict[Seat | None, tuple[tuple[int, int], str]] = field(default_factory=dict)
 
     @classmethod
@@ -247,7 +249,15 @@ def summary(record: TableRecord, seats: list[dict[str, JSON]] | None = None, spe
         "created": datetime.datetime.fromtimestamp(record.created, datetime.UTC).isoformat(),
         "result": record.result,
         "rematch": record.rematch,
+        "abandoned": record.status == PLAYING and seats is not None and _nobody_here(seats),
     }
+
+
+def _nobody_here(seats: list[dict[str, JSON]]) -> bool:
+    """CM-7: people sat at the table and none of them is connected now (the lobby does not call it playing;
+    known only for a live table, whose connections this process counts)."""
+    people = [s for s in seats if s["kind"] == "human"]
+    return bool(people) and not any(s["connected"] for s in people)
 
 
 def _archived_seat(seat: Seat, info: SeatRecord) -> dict[str, JSON]:
