@@ -151,6 +151,46 @@ def test_CM_7_when_every_person_has_left_the_bots_finish_at_once_without_clocks_
     run(main())
 
 
+def test_CM_7_people_who_are_away_leave_one_by_one_and_then_the_bots_finish_at_once() -> None:
+    """Two people who never connect: each leaves after two timeouts of their own; the moment the second
+    has left, the two bots play the game to its end in the same tick."""
+    clock = FakeClock()
+
+    async def main() -> None:
+        service = new_service(MemoryStorage(), clock, bot_delay=5.0)
+        await service.start(scheduler=False)
+        table_id, _ = await _table(service, ["open", "open", "bot:random", "bot:random"], players=4)
+        table = service._tables[table_id]
+        for _ in range(60):  # 6 s at a time: the bot (5 s) moves in its turns, the people time out (30 s)
+            if table.status == "finished":
+                break
+            clock.advance(6)
+            await service.tick()
+            if all("resign" in _own(service, table_id, seat) for seat in (0, 1)):
+                assert table.status == "finished"  # in the very tick in which the last person left
+        assert _own(service, table_id, 0) == ["timeout", "timeout", "resign"]
+        assert _own(service, table_id, 1) == ["timeout", "timeout", "resign"]
+        result = (await service.summary(table_id))["result"]
+        assert table.status == "finished" and isinstance(result, dict) and set(result["winners"]) <= {2, 3}
+        await service.stop()
+
+    run(main())
+
+
+def test_CM_7_two_leaves_at_once_get_the_same_answer() -> None:
+    clock = FakeClock()
+
+    async def main() -> None:
+        service = new_service(MemoryStorage(), clock)
+        await service.start(scheduler=False)
+        table_id, tokens = await _table(service, ["open", "open"])
+        first, second = await asyncio.gather(*(leaving.leave(service, table_id, tokens[0]) for _ in range(2)))
+        assert first == second and _own(service, table_id, 0) == ["resign"]
+        await service.stop()
+
+    run(main())
+
+
 def test_CM_7_a_table_with_people_still_in_play_is_not_hurried() -> None:
     """One of two people leaves a three-seat table: the bot keeps its delay (somebody still plays)."""
     clock = FakeClock()

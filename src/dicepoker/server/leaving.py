@@ -5,9 +5,9 @@ applied by the dealer like any action (checked, committed, then published: accep
 client hears of it the way it hears of a move (``"last": {"seat": 0, "action": "resign"}``).
 
 - **Asking**: ``POST /api/tables/{id}/leave`` with the seat's token (:func:`leave`), or the WebSocket
-  action ``resign``. The REST leave sends ``resign`` with the fixed action id :data:`LEAVE_ID`, so the
-  dealer's idempotent action ids answer a second leave with the first one's version; a seat that left
-  another way is answered from its resignation in the log. Either way: the same answer, not an error.
+  action ``resign``. A seat that has left already, whichever way, is answered from its resignation in
+  the log (:func:`resignation_version`): leaving again gives the same answer, not an error. Two leaves
+  at once: the dealer's lock orders them, the second finds the seat resigned and is answered likewise.
 - **Being away**: a seat whose decision times out while none of its connections is open gets that
   timeout noted (:func:`after_timeouts`); when its previous decision was such a timeout too (two in a
   row, nothing of its own in between), the dealer resigns it. A connected player who times out is only
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from dicepoker.server.dealer import Dealer
     from dicepoker.server.service import TableService
 
-LEAVE_ID = "leave"
-"""The action id of a REST leave: one per seat, so leaving again is answered, not applied again."""
 AWAY_TIMEOUTS = 2
 """CM-7: timed-out decisions in a row, while not connected, that count as leaving."""
 logger = logging.getLogger("dicepoker.server.tables")
@@ -102,12 +100,14 @@ async def leave(service: TableService, table_id: str, token: str | None) -> dict
     version = resignation_version(table, seat)
     if version is None and table.status == PLAYING and not has_left(table, seat):
         try:
-            version = await service.act(table_id, seat, Resign.keyword, client_id=LEAVE_ID)
+            version = await service.act(table_id, seat, Resign.keyword)
         except Rejected:
             # Another request (a timeout, the other seat's last move, a second leave) came first: look again.
             version = resignation_version(table, seat)
             if version is None and not has_left(table, seat):
                 raise
+    if version is None and table.status == PLAYING:
+        raise Conflict(f"seat {seat} is out of the game at table {table_id} already: there is nothing to leave")
     if version is None:
         raise Conflict(f"the game at table {table_id} is over: seat {seat} played it to the end")
     log_event(logger, "left", table=table_id, seat=seat, version=version)
