@@ -63,3 +63,22 @@ def test_CM_7_the_lobby_calls_a_game_nobody_is_connected_to_abandoned(server: Se
     wait_until(lambda: badge.inner_text().strip().lower() == "playing", what="the lobby to list it as playing")
     lobby.check()
     player.check()
+
+
+def test_CM_7_a_player_who_is_away_for_two_timeouts_has_left_and_the_page_says_so(server: Server, open_page) -> None:
+    """Bob takes his seat at a Hold'em table and never opens it: after two of his decisions time out (1 s
+    clock) he has left; Ann, connected the whole time (her own timeouts do not make her leave), sees "Bob
+    left" and wins. (Hold'em: the scorecard game would end as a tie first if both let the first turn go, SC-15.)"""
+    table = server.create("holdem", ["open", "open"], clock=1)
+    ann_token = server.join(table, 0, "Ann")
+    server.join(table, 1, "Bob")
+    ann = open_page()
+    ann.sit(table, 0, ann_token, "Ann")
+    ann.page.wait_for_selector("[data-testid=left-notice]")
+    assert ann.page.inner_text("[data-testid=left-notice]").strip() == "Bob left"
+    ann.page.wait_for_selector("[data-testid=result]")
+    assert ann.page.inner_text("#result-title") == "You win!"
+    wait_until(lambda: "Bob left" in _history(ann), what="the history to say Bob left")
+    summary = server.summary(table)
+    assert summary["status"] == "finished" and summary["result"]["winners"] == [0]
+    ann.check()
