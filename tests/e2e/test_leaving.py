@@ -3,7 +3,10 @@ lobby, which never calls a table nobody is connected to "playing"."""
 
 from __future__ import annotations
 
+import httpx
+
 from .conftest import OUT, Server, Watched, wait_until
+from .test_accessibility import _axe, _report
 
 
 def _history(page: Watched) -> str:
@@ -81,4 +84,30 @@ def test_CM_7_a_player_who_is_away_for_two_timeouts_has_left_and_the_page_says_s
     wait_until(lambda: "Bob left" in _history(ann), what="the history to say Bob left")
     summary = server.summary(table)
     assert summary["status"] == "finished" and summary["result"]["winners"] == [0]
+    ann.check()
+
+
+def test_CM_7_on_a_phone_leaving_a_table_of_bots_shows_their_result_at_once(server: Server, open_page) -> None:
+    """390×844: the dialog and the page after leaving pass axe-core; the two bots finish the game at once
+    (CM-7), so the result and a working log link follow the leave."""
+    table = server.create("classic-board", ["open", "bot:greedy", "bot:greedy"], config={"players": 3}, clock=60)
+    ann = open_page(390, 844)
+    ann.sit(table, 0, server.join(table, 0, "Ann"), "Ann")
+    wait_until(lambda: ann.attr("data-status") == "playing", what="the game to start")
+    p = ann.page
+    p.click("[data-testid=leave]")
+    p.wait_for_selector("[data-testid=leave-dialog]")
+    violations = _axe(ann)
+    assert not violations, _report(violations)
+    OUT.mkdir(exist_ok=True)
+    p.screenshot(path=str(OUT / "leaving-dialog-390.png"))
+    p.click("[data-testid=leave-confirm]")
+    p.wait_for_selector("[data-testid=you-left]")
+    p.wait_for_selector("[data-testid=result]")
+    assert server.summary(table)["status"] == "finished"
+    assert httpx.get(f"{server.url}/api/tables/{table}/log", timeout=30).status_code == 200
+    assert "You left" in _history(ann)
+    violations = _axe(ann)
+    assert not violations, _report(violations)
+    p.screenshot(path=str(OUT / "leaving-after-390.png"), full_page=True)
     ann.check()
