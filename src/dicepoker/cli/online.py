@@ -8,6 +8,10 @@ into the views, legal actions, clock and changes the loop asks for, and sends th
 It lives here, in the command layer, because it joins two packages of the same rank (``tui`` and
 ``client``), which may not import each other. A game plays online once its views can be rebuilt from their
 JSON (:data:`VIEW_DECODERS`): every game's view has ``from_json``, the exact inverse of its ``to_json``.
+
+Leaving (CM-7): ``quit`` asks first, then leaves the table through ``POST /api/tables/{id}/leave`` (leaving
+is resigning) and shows the end if that ended the game. Ctrl-C, Ctrl-D or a closed terminal only drop the
+connection: the seat may come back, and two of its decisions timing out while away count as leaving.
 """
 
 from __future__ import annotations
