@@ -83,6 +83,28 @@ def test_CM_7_two_timed_out_decisions_in_a_row_while_disconnected_leave_the_tabl
     run(main())
 
 
+def test_CM_7_the_count_of_timeouts_while_away_survives_a_restart() -> None:
+    """The first timeout while away is marked in the log; a restarted server counts it (no fresh start)."""
+    clock = FakeClock()
+    storage = MemoryStorage()
+
+    async def main() -> None:
+        service = new_service(storage, clock)
+        await service.start(scheduler=False)
+        table_id, _ = await _table(service, ["open", "open"])
+        await _time_out(service, clock)  # seat 0, away
+        await _play_turn(service, table_id, 1)
+        await service.stop()
+        restarted = new_service(storage, clock)
+        await restarted.start(scheduler=False)
+        await _time_out(restarted, clock)  # seat 0's second decision in a row, still away
+        assert _own(restarted, table_id, 0) == ["timeout", "timeout", "resign"]
+        assert (await restarted.summary(table_id))["status"] == "finished"
+        await restarted.stop()
+
+    run(main())
+
+
 def test_CM_7_a_connected_player_who_times_out_again_and_again_does_not_leave() -> None:
     clock = FakeClock()
 

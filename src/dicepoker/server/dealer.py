@@ -370,7 +370,7 @@ class Dealer:
             return 0
         for seat in to_act:
             log_event(logger, "clock expired", table=record.id, game=record.game, seat=seat)
-        await self.commit(table, [(seat, Timeout(), None) for seat in to_act])
+        await self.commit(table, [(seat, Timeout(), leaving.timeout_id(table, seat)) for seat in to_act])
         return len(to_act) + await leaving.after_timeouts(self, table, to_act)
 
     async def _autofill(self, table: Table) -> int:

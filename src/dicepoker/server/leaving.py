@@ -9,10 +9,10 @@ client hears of it the way it hears of a move (``"last": {"seat": 0, "action": "
   the log (:func:`resignation_version`): leaving again gives the same answer, not an error. Two leaves
   at once: the dealer's lock orders them, the second finds the seat resigned and is answered likewise.
 - **Being away**: a seat whose decision times out while none of its connections is open gets that
-  timeout noted (:func:`after_timeouts`); when its previous decision was such a timeout too (two in a
-  row, nothing of its own in between), the dealer resigns it. A connected player who times out is only
-  slow, and never leaves this way. The notes live in memory: after a restart a seat needs two fresh
-  timeouts (everyone's connections start afresh then too).
+  timeout logged with the action id :data:`AWAY` (:func:`timeout_id`); when its previous decision was
+  such a timeout too (two in a row, nothing of its own in between), the dealer resigns it
+  (:func:`after_timeouts`). A connected player who times out is only slow, and never leaves this way.
+  The mark is in the log, so it holds across restarts and whichever process times the table.
 - **Nobody left**: once every person at a table has left and bots are still in play, the table is
   :func:`bots_only`: the dealer gives it no clock and its bots no delay, so the scheduler plays it to the
   end at once (one move per commit, as always), and its log is published the moment it ends.
@@ -24,7 +24,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from dicepoker.core.state import State
-from dicepoker.core.types import JSON, Resign, Seat
+from dicepoker.core.types import JSON, Resign, Seat, Timeout
 from dicepoker.server.errors import Conflict, Rejected, Unauthorized
 from dicepoker.server.logs import log_event
 from dicepoker.server.storage import TableRecord
@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 AWAY_TIMEOUTS = 2
 """CM-7: timed-out decisions in a row, while not connected, that count as leaving."""
+AWAY = "cm7:away"
+"""The action id of a timeout applied while its seat had no connection open. In the log, so the count
+survives restarts and moves between processes; a client may not send a timeout, so none can forge one."""
 logger = logging.getLogger("dicepoker.server.tables")
 
 
@@ -114,25 +117,21 @@ async def leave(service: TableService, table_id: str, token: str | None) -> dict
     return {"table": table_id, "seat": seat, "version": version, "status": table.status}
 
 
+def timeout_id(table: Table, seat: Seat) -> str | None:
+    """The action id the dealer logs a timeout of ``seat`` with: :data:`AWAY` if none of its connections
+    is open now, else none."""
+    return None if table.connections.get(seat, 0) > 0 else AWAY
+
+
 async def after_timeouts(dealer: Dealer, table: Table, seats: tuple[Seat, ...]) -> int:
-    """CM-7, after the dealer committed timeouts for ``seats`` (table lock held): note those of seats with
-    no connection open, and resign each seat whose previous decision timed out while away too. How many
-    seats left."""
-    gone: list[Seat] = []
-    for seat in seats:
-        if table.connections.get(seat, 0) > 0:
-            continue  # a connected player who is slow has not left
-        own = [e.seq for e in table.events if e.seat == seat]
-        if not own:
-            continue
-        table.away_timeouts.add(own[-1])
-        previous = own[-AWAY_TIMEOUTS:]
-        if len(previous) == AWAY_TIMEOUTS and all(seq in table.away_timeouts for seq in previous):
-            gone.append(seat)
+    """CM-7, after the dealer committed timeouts for ``seats`` (table lock held): resign each seat whose
+    last two decisions both timed out while it was away (nothing of its own in between); how many left."""
     left = 0
-    for seat in gone:
+    for seat in seats:
+        own = [e for e in table.events if e.seat == seat][-AWAY_TIMEOUTS:]
+        away = len(own) == AWAY_TIMEOUTS and all(e.action == Timeout.keyword and e.client_id == AWAY for e in own)
         # One commit each: the first resignation may end the game (CM-5), and then nobody else leaves.
-        if table.status == PLAYING and not has_left(table, seat):
+        if away and table.status == PLAYING and not has_left(table, seat):
             log_event(logger, "left while away", table=table.id, seat=seat, timeouts=AWAY_TIMEOUTS)
             await dealer.commit(table, [(seat, Resign(), None)])
             left += 1

@@ -81,8 +81,6 @@ class Table:
     connections: dict[Seat | None, int] = field(default_factory=dict)
     presence: int = 0
     """Bumped when a seat's ``connected`` changes: announced with a small presence frame, not a new state."""
-    away_timeouts: set[int] = field(default_factory=set)
-    """Versions of the timeouts applied while their seat had no connection open (CM-7, :mod:`.leaving`)."""
     _frames: dict[Seat | None, tuple[tuple[int, int], str]] = field(default_factory=dict)
 
     @classmethod
