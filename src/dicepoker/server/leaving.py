@@ -68,12 +68,6 @@ def bots_only_after(record: TableRecord, state: State) -> bool:
     )
 
 
-def nobody_connected(table: Table) -> bool:
-    """A table people play at (or played at) where none of them has a connection open now."""
-    seated = people(table.record)
-    return bool(seated) and not any(table.connections.get(seat, 0) > 0 for seat in seated)
-
-
 def resignation_version(table: Table, seat: Seat) -> int | None:
     """The table's version right after ``seat``'s resignation was committed (with the dice that followed
     it, as an ack counts), or ``None`` if the seat never resigned."""
