@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -127,6 +128,8 @@ def test_play_now_waits_for_the_bots_the_server_seats_then_names_them(server: Se
     child.expect(r"Legal: ")
     child.expect(r"You > $")
     child.sendline("quit")
+    child.expect(r"Leave this table\? .*\[y/N\] $")
+    child.sendline("y")
     child.expect("You left the game.")
     leave(child)
     seats = httpx.get(f"{server.url}/api/tables/{table_id}").json()["seats"]
@@ -148,6 +151,8 @@ def test_peekpoker_online_a_decision_then_leave(server: ServerProcess) -> None:
     index = child.expect([r"> $", "Game over"])
     if index == 0:
         child.sendline("quit")
+        child.expect(r"Leave this table\? .*\[y/N\] $")
+        child.sendline("y")
         child.expect("You left the game.")
     leave(child)
     summary = httpx.get(f"{server.url}/api/tables/{table_id}").json()
@@ -190,10 +195,53 @@ def test_board_games_online_a_few_turns_then_leave(
     play_board_turns(child, 2)
     child.expect(r"roll 0 of 3> $")
     child.sendline("quit")
+    child.expect(r"Leave this table\? .*\[y/N\] $")
+    child.sendline("y")
     child.expect("You left the game.")
     leave(child)
-    log_of_turns = httpx.get(f"{server.url}/api/tables/{table_id}").json()
-    assert log_of_turns["status"] == "playing" and log_of_turns["version"] > 10
+    # CM-7: quitting left the table (resigned); a two-sided game is over, and the bots of three-seat
+    # classic board play theirs to the end at once: either way the log is published.
+    summary = wait_finished(server, table_id)
+    assert summary["version"] > 10 and 0 not in summary["result"]["winners"]
+    finished_log_checks(server, table_id)
+    log = read_log(httpx.get(f"{server.url}/api/tables/{table_id}/log").text)
+    assert [(e.seat, e.action) for e in log.events].count((0, "resign")) == 1
+
+
+def wait_finished(server: ServerProcess, table_id: str, within: float = 60.0) -> dict[str, Any]:
+    """The table's summary once it is finished (a server process plays on in real time: poll it)."""
+    until = time.monotonic() + within
+    while True:
+        summary: dict[str, Any] = httpx.get(f"{server.url}/api/tables/{table_id}").json()
+        if summary["status"] == "finished" or time.monotonic() > until:
+            return summary
+        time.sleep(0.05)
+
+
+def test_CM_7_quit_asks_first_then_leaves_the_table_through_the_server(server: ServerProcess) -> None:
+    """CM-7 at the terminal: ``quit`` asks; "n" plays on; "y" leaves (POST .../leave, a resignation), the
+    game against the bot is over at once, the result is shown, and the log link works right away."""
+    table_id = new_table(server, "scorecard", ["open", "bot:greedy"])
+    child = spawn("play", "scorecard", "--server", server.url, "--table", table_id, "--name", "ann")
+    child.expect(r"— roll> $")
+    child.sendline("quit")
+    child.expect(r"Leave this table\? Leaving resigns the game \(CM-7\)\. \[y/N\] $")
+    child.sendline("n")
+    child.expect(r"— roll> $")  # still playing: nothing was sent
+    assert httpx.get(f"{server.url}/api/tables/{table_id}").json()["status"] == "playing"
+    child.sendline("quit")
+    child.expect(r"\[y/N\] $")
+    child.sendline("y")
+    child.expect("You left the game.")
+    child.expect("Game over")
+    child.expect("Greedy bot won")
+    child.expect(f"/api/tables/{table_id}/log")
+    leave(child)
+    summary = httpx.get(f"{server.url}/api/tables/{table_id}").json()
+    assert summary["status"] == "finished" and summary["result"]["winners"] == [1]
+    finished_log_checks(server, table_id)
+    log = read_log(httpx.get(f"{server.url}/api/tables/{table_id}/log").text)
+    assert [(e.seat, e.action) for e in log.events] == [(0, "resign")]
 
 
 def test_server_options_need_a_server_and_a_known_table(server: ServerProcess) -> None:

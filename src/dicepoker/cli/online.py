@@ -8,6 +8,10 @@ into the views, legal actions, clock and changes the loop asks for, and sends th
 It lives here, in the command layer, because it joins two packages of the same rank (``tui`` and
 ``client``), which may not import each other. A game plays online once its views can be rebuilt from their
 JSON (``GameInfo.decode_view``): every game's view has ``from_json``, the exact inverse of its ``to_json``.
+
+Leaving (CM-7): ``quit`` asks first, then leaves the table through ``POST /api/tables/{id}/leave`` (leaving
+is resigning) and shows the end if that ended the game. Ctrl-C, Ctrl-D or a closed terminal only drop the
+connection: the seat may come back, and two of its decisions timing out while away count as leaving.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from dicepoker.games.scorecard import ScorecardView
 from dicepoker.tui.table import Change
 
 WAIT_SLICE = 1.0
+LEAVE_QUESTION = "Leave this table? Leaving resigns the game (CM-7). [y/N] "
 
 
 VIEW_DECODERS: dict[str, Callable[[Mapping[str, Any]], View]] = {i.name: i.decode_view for i in infos()}
@@ -41,8 +46,12 @@ A thin view of ``GameInfo.decode_view``, kept for callers of this name."""
 class RemoteTable:
     """One seat at a server table behind the play loop's :class:`~dicepoker.tui.table.Table` interface."""
 
-    def __init__(self, client: SyncClient, connection: SyncTable, summary: Mapping[str, JSON]) -> None:
+    def __init__(
+        self, client: SyncClient, connection: SyncTable, summary: Mapping[str, JSON], *, token: str | None = None
+    ) -> None:
         self.client, self.connection = client, connection
+        self.table_id = str(summary["id"])
+        self._token = token
         self.name = str(summary["game"])
         config = summary.get("config")
         self._game = create(self.name, **(config if isinstance(config, dict) else {}))
@@ -138,6 +147,16 @@ class RemoteTable:
         del self._seen[:-1]  # told: only the newest frame is needed from now on
         return changes
 
+    def leave(self) -> None:
+        """Leave the table for good (CM-7: leaving is resigning) through ``POST .../leave``, then take in
+        the state that tells it (and, if that ended the game, the result)."""
+        if self._token is None or self._frame.finished:
+            return
+        left = self.client.leave(self.table_id, self._token)
+        until = time.monotonic() + WAIT_SLICE * 30
+        while self._frame.version < left.version and time.monotonic() < until:
+            self._receive(WAIT_SLICE)
+
     def wait_until_started(self) -> None:
         """Wait while the table waits for its other seats (a play-now table fills them with bots after a while)."""
         while self._frame.status == "waiting":
@@ -214,7 +233,7 @@ def connect(server: str, game: str, table: str | None, name: str | None) -> tupl
             seated = client.join(table, int(open_seats[0]), player)
         summary = client.summary(seated.table)
         connection = client.table(seated.table, seated.token)
-        return RemoteTable(client, connection, summary), summary
+        return RemoteTable(client, connection, summary, token=seated.token), summary
     except BaseException:
         client.close()
         raise
@@ -266,7 +285,9 @@ def play_online(
     ]
     bots = {seat for seat, kind in enumerate(kinds) if kind is not None}
     screen = _screen(remote, names, bots, console, reader)
-    loop = PlayLoop(remote, screen, humans=[me], console=console, reader=reader)
+    loop = PlayLoop(
+        remote, screen, humans=[me], console=console, reader=reader, confirm_quit=LEAVE_QUESTION, on_quit=remote.leave
+    )
     status = loop.run()
     console.print(f"The game's log: {server.rstrip('/')}/api/tables/{summary['id']}/log", markup=False)
     return status

@@ -119,6 +119,15 @@ class Acked:
     seat: Seat | None
 
 
+@dataclass(frozen=True, slots=True)
+class Left:
+    """A seat that left its table: ``version`` is the table's version right after its resignation."""
+
+    table: str
+    seat: Seat
+    version: int
+
+
 def ws_url(base_url: str, table: str, token: str | None = None) -> str:
     """The WebSocket address of a table.
 
@@ -205,6 +214,12 @@ class ServerClient:
     async def rematch(self, table: str) -> Created:
         created = read_answer(TableCreated, await self.request("POST", f"/api/tables/{quote(table, safe='')}/rematch"))
         return Created(created.id, created.commitment)
+
+    async def leave(self, table: str, token: str) -> Left:
+        """Leave the game at ``table`` as the seat ``token`` holds (CM-7: leaving is resigning); safe to
+        send again: a second leave is answered like the first."""
+        data = await self.request("POST", f"/api/tables/{quote(table, safe='')}/leave", {"token": token})
+        return Left(str(data["table"]), int(data["seat"]), int(data["version"]))
 
     async def tables(self, game: str | None = None, status: str | None = None) -> list[dict[str, JSON]]:
         params = {k: v for k, v in {"game": game, "status": status}.items() if v is not None}

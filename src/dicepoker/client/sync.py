@@ -18,6 +18,7 @@ from typing import Any, Literal, Self, TypeVar
 from dicepoker.client.connection import (
     Acked,
     Created,
+    Left,
     Seated,
     ServerClient,
     TableConnection,
@@ -115,6 +116,9 @@ class SyncClient:
 
     def rematch(self, table: str) -> Created:
         return self._loop.run(self._client.rematch(table))
+
+    def leave(self, table: str, token: str) -> Left:
+        return self._loop.run(self._client.leave(table, token))
 
     def tables(self, game: str | None = None, status: str | None = None) -> list[dict[str, JSON]]:
         return self._loop.run(self._client.tables(game, status))

@@ -66,6 +66,14 @@ class PlayNow(BaseModel):
     """Makes the request safe to send again: it answers the seat it took, even if that table has started."""
 
 
+class Leave(BaseModel):
+    """``POST /api/tables/{id}/leave``: leave the table (CM-7: leaving is resigning)."""
+
+    model_config = _BODY
+    token: Annotated[StrictStr, Field(max_length=128)] | None = None
+    """The seat's token, as the WebSocket takes it (``?token=``)."""
+
+
 _ANSWER = ConfigDict(use_attribute_docstrings=True)
 
 
@@ -100,7 +108,7 @@ class PlayNowSeat(SeatTaken):
     """The table's id."""
 
 
-REST_BODIES: dict[str, type[BaseModel]] = {"CreateTable": CreateTable, "Join": Join, "PlayNow": PlayNow}
+REST_BODIES: dict[str, type[BaseModel]] = {"CreateTable": CreateTable, "Join": Join, "PlayNow": PlayNow, "Leave": Leave}
 """Every request body of the protocol's routes, by model name."""
 REST_ANSWERS: dict[str, type[BaseModel]] = {
     "TableCreated": TableCreated,

@@ -162,9 +162,16 @@ class PlayLoop:
         console: Console,
         reader: LineReader,
         save: Path | None = None,
+        confirm_quit: str | None = None,
+        on_quit: Callable[[], None] | None = None,
     ) -> None:
         self.table, self.screen, self.humans = table, screen, list(humans)
         self.console, self.reader, self.save = console, reader, save
+        self.confirm_quit = confirm_quit
+        """A yes/no question asked before ``quit`` takes effect (online, quitting resigns: CM-7); ``None``:
+        quit at once."""
+        self.on_quit = on_quit
+        """Called once the person quits (online: leave the server's table), before the table is closed."""
         self.observer: Seat | None = self.humans[0] if len(self.humans) == 1 else None
         """Whose eyes narrate: the lone person's, or a spectator's when several share the screen."""
         self._at_keyboard: Seat | None = self.humans[0] if len(self.humans) == 1 else None
@@ -181,7 +188,7 @@ class PlayLoop:
                 mine = [seat for seat in self.table.to_act if seat in self.humans]
                 if mine and not (self._handover(mine[0]) and self._decide(mine[0])):
                     who = "You" if len(self.humans) == 1 else names[mine[0]]
-                    return self._leave(f"{who} left the game.", QUIT)
+                    return self._quit(f"{who} left the game.")
                 for change in self.table.wait(self.version, self.observer, timeout=1.0):
                     self.version = change.version
                     self.screen.narrate(change)
@@ -224,7 +231,15 @@ class PlayLoop:
                 return True
             words = line.strip().lower().split()
             if len(words) == 1 and words[0] in QUIT_WORDS:
-                return False
+                if self.confirm_quit is None:
+                    return False
+                answer = self._ask(self.confirm_quit, seat)
+                if answer is None:
+                    self._time_up(seat)
+                    return True
+                if answer.strip().lower() in ("y", "yes"):
+                    return False
+                continue
             if words in (["help"], ["?"]):
                 self.console.print(self.screen.help_text, markup=False, highlight=False)
                 continue
@@ -247,6 +262,16 @@ class PlayLoop:
     def _time_up(self, seat: Seat) -> None:
         self.reader.discard_typed()  # first: what is typed once the message shows is meant for what follows
         self.screen.time_up(seat)
+
+    def _quit(self, message: str) -> int:
+        """The person typed ``quit`` (and confirmed it): leave, and show the end if leaving ended the game."""
+        if self.on_quit is not None:
+            self.on_quit()
+        self.console.print(message, markup=False, highlight=False)
+        result = self.table.result()
+        if result is not None:
+            self.screen.finish(result)
+        return self._leave(None, QUIT)
 
     def _leave(self, message: str | None, status: int) -> int:
         if message:

@@ -84,6 +84,8 @@ def test_a_timeout_two_processes_apply_at_once_is_applied_once(storages: tuple[s
         await b.join(table_id, 1, "bob")  # b reads the table back: ann's seat is taken, bob's is free
         await a.adopt(table_id)
         await b.adopt(table_id)
+        for service in (a, b):  # both players are connected (slow, not away: CM-7 does not make them leave)
+            service._tables[table_id].connections.update({0: 1, 1: 1})
         for _ in range(5):  # five decisions in a row run out, and both processes fire each one
             clock.advance(31)
             await asyncio.gather(a.tick(), b.tick())
@@ -95,6 +97,34 @@ def test_a_timeout_two_processes_apply_at_once_is_applied_once(storages: tuple[s
         assert [e.seq for e in events] == list(range(1, len(events) + 1))
         loaded = await storage_a.load(table_id)
         assert loaded is not None and loaded[1] == events
+        for storage in {id(storage_a): storage_a, id(storage_b): storage_b}.values():
+            await storage.close()
+
+    run(main())
+
+
+def test_CM_7_a_seat_away_for_two_timeouts_two_processes_fire_leaves_once(storages: tuple[str, dict[str, Any]]) -> None:
+    """CM-7 with two processes firing every timeout: nobody is connected, so after two decisions in a row
+    run out the seat to act has left; its resignation is in the log once, with no gap in the versions."""
+    kind, settings = storages
+    clock = FakeClock()
+
+    async def main() -> None:
+        storage_a, storage_b = await _open(kind, settings)
+        a, b = two_services(storage_a, storage_b, clock)
+        table_id = str((await a.create_table("holdem", {}, ["open", "open"], 30))["id"])
+        await a.join(table_id, 0, "ann")
+        await b.join(table_id, 1, "bob")
+        await a.adopt(table_id)
+        await b.adopt(table_id)
+        for _ in range(4):
+            clock.advance(31)
+            await asyncio.gather(a.tick(), b.tick())
+        await a.dealer.refresh(a._tables[table_id])
+        events = a._tables[table_id].events
+        assert a._tables[table_id].status == "finished"
+        assert [e.action for e in events if e.action == "resign"] == ["resign"]
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
         for storage in {id(storage_a): storage_a, id(storage_b): storage_b}.values():
             await storage.close()
 

@@ -35,7 +35,7 @@ from dicepoker.core.types import Action, Seat, Timeout
 from dicepoker.server.errors import Rejected
 from dicepoker.server.logs import log_event
 from dicepoker.server.storage.records import EventRecord, SeatRecord, StaleWrite, Storage, StorageUnavailable
-from dicepoker.server.tables import catalog, clocks
+from dicepoker.server.tables import catalog, clocks, leaving
 from dicepoker.server.tables.fairness import FairRandom
 from dicepoker.server.tables.pubsub import PubSub
 from dicepoker.server.tables.replica import Gap, absorb
@@ -232,6 +232,8 @@ class Dealer:
         record.deadline = clocks.next_deadline(
             record, terminal=state.is_terminal, before=before_to_act, after=after, moves=moves, now=now
         )
+        if leaving.bots_only_after(record, state):
+            record.deadline = None  # CM-7: every person has left; the bots finish without clocks
         record.remaining = None if record.deadline is None else record.deadline - now
         try:
             await self.storage.save(record, events)
@@ -272,6 +274,8 @@ class Dealer:
         wants_bot = table.thinking is None and any(seats[s].kind == "bot" for s in table.to_act())
         if not wants_bot:
             table.bot_due = None
+        elif leaving.bots_only(table):
+            table.bot_due = self.now()  # CM-7: nobody is left to watch; no bot delays
         elif table.bot_due is None or table.bot_due < self.now():
             table.bot_due = self.now() + self.bot_delay
         owned = self.coordinator is None or self.coordinator.owns(table.id)
@@ -373,8 +377,8 @@ class Dealer:
             return 0
         for seat in to_act:
             log_event(logger, "clock expired", table=record.id, game=record.game, seat=seat)
-        await self.commit(table, [(seat, Timeout(), None) for seat in to_act])
-        return len(to_act)
+        await self.commit(table, [(seat, Timeout(), leaving.timeout_id(table, seat)) for seat in to_act])
+        return len(to_act) + await leaving.after_timeouts(self, table, to_act)
 
     async def _autofill(self, table: Table) -> int:
         record = table.record

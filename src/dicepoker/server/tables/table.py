@@ -249,7 +249,15 @@ def summary(record: TableRecord, seats: list[dict[str, JSON]] | None = None, spe
         "created": datetime.datetime.fromtimestamp(record.created, datetime.UTC).isoformat(),
         "result": record.result,
         "rematch": record.rematch,
+        "abandoned": record.status == PLAYING and seats is not None and _nobody_here(seats),
     }
+
+
+def _nobody_here(seats: list[dict[str, JSON]]) -> bool:
+    """CM-7: people sat at the table and none of them is connected now (the lobby does not call it playing;
+    known only for a live table, whose connections this process counts)."""
+    people = [s for s in seats if s["kind"] == "human"]
+    return bool(people) and not any(s["connected"] for s in people)
 
 
 def _archived_seat(seat: Seat, info: SeatRecord) -> dict[str, JSON]:

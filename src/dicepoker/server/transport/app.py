@@ -28,11 +28,12 @@ from dicepoker.server.logs import log_event
 from dicepoker.server.settings import Settings
 from dicepoker.server.storage.dbhealth import StorageHealth
 from dicepoker.server.storage.records import MemoryStorage, Storage
+from dicepoker.server.tables import leaving
 from dicepoker.server.tables.pubsub import InProcessPubSub
 from dicepoker.server.tables.service import DEFAULT, MAX_PAGE, TableService
 from dicepoker.server.transport import warmup, web_routes
 from dicepoker.server.transport.metrics import ServerMetrics
-from dicepoker.server.transport.models import CreateTable, Join, PlayNow
+from dicepoker.server.transport.models import CreateTable, Join, Leave, PlayNow
 from dicepoker.server.transport.ratelimit import LocalRateLimiter, RateLimit, RateLimiter
 from dicepoker.server.transport.security import protect
 from dicepoker.server.transport.ws import serve_socket
@@ -255,6 +256,11 @@ def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics) -> None
     @app.post("/api/play-now")
     async def play_now(body: PlayNow) -> dict[str, JSON]:
         return await service.play_now(body.game, body.name, body.client_seed, client_key=body.client_key)
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: TableId, body: Leave | None = None) -> dict[str, JSON]:
+        """CM-7: the seat the token holds leaves the game (resigns); asking again answers the same."""
+        return await leaving.leave(service, table_id, body.token if body is not None else None)
 
     @app.post("/api/tables/{table_id}/rematch", status_code=201)
     async def rematch(table_id: TableId) -> dict[str, JSON]:

@@ -4,7 +4,7 @@ for the server, the Python client and the generated schema); these names stay im
 from __future__ import annotations
 
 from dicepoker.protocol.frames import ActionMessage, ClientMessage, PingMessage
-from dicepoker.protocol.rest import ClientKey, ClientSeed, Clock, CreateTable, GameName, Join, Name, PlayNow
+from dicepoker.protocol.rest import ClientKey, ClientSeed, Clock, CreateTable, GameName, Join, Leave, Name, PlayNow
 
 __all__ = [
     "ActionMessage",
@@ -15,6 +15,7 @@ __all__ = [
     "CreateTable",
     "GameName",
     "Join",
+    "Leave",
     "Name",
     "PingMessage",
     "PlayNow",

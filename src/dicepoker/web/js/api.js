@@ -75,6 +75,7 @@ export const api = {
   join: (id, seat, name) => seatRequest(`/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
   playNow: (game, name) => seatRequest("/api/play-now", { game, name }),
   rematch: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`),
+  leave: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token }),
   log: async (id) => {
     let response;
     try {

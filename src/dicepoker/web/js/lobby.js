@@ -216,9 +216,12 @@ function TableRow({ table, titles, name, setError }) {
     }
   };
   const who = (table.seats || []).map((s) => seatName(s)).join(", ");
+  // CM-7: a game no person is connected to is not "playing"; it stays listed (with "Return to seat") because
+  // its people may come back before their clocks run out twice, and leave it by then.
+  const shown = table.abandoned ? "abandoned" : table.status;
   return html`<li class="table-row">
     <div class="table-info">
-      <span class=${`badge ${table.status}`}>${table.status}</span>
+      <span class=${`badge ${shown}`} data-testid="table-status">${shown}</span>
       <strong>${titles[table.game] || table.game}</strong>
       <span class="muted">${who}${table.spectators ? ` · ${table.spectators} watching` : ""}</span>
     </div>

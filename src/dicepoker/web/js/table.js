@@ -49,23 +49,31 @@ export function followRematch(tableId, rematchId) {
   location.hash = `#/table/${rematchId}`;
 }
 
-// Resigning ends the game for this seat: a confirmation dialog first (a native <dialog>: focus moves into
-// it, Escape cancels, and focus returns to the button).
-function ResignButton({ act }) {
+// Leaving (CM-7) is resigning: a confirmation dialog first (a native <dialog>: focus moves into it, Escape
+// cancels, and focus returns to the button), then POST /api/tables/{id}/leave with this seat's token.
+function LeaveButton({ onLeave }) {
   const dialog = useRef(null);
   const open = () => dialog.current?.showModal();
   const close = () => dialog.current?.close();
   return html`<div class="resign">
-    <button class="danger" onClick=${open} data-testid="resign" aria-haspopup="dialog">Resign</button>
-    <dialog ref=${dialog} aria-labelledby="resign-title" aria-describedby="resign-text" data-testid="resign-dialog">
-      <h2 id="resign-title">Resign this game?</h2>
-      <p id="resign-text">You lose the game at once; the others play on or win. This cannot be undone.</p>
+    <button class="danger" onClick=${open} data-testid="leave" aria-haspopup="dialog">Leave</button>
+    <dialog ref=${dialog} aria-labelledby="leave-title" aria-describedby="leave-text" data-testid="leave-dialog">
+      <h2 id="leave-title">Leave this table?</h2>
+      <p id="leave-text">Leaving resigns the game: you lose it at once; the others play on or win. This cannot be undone.</p>
       <div class="actions">
-        <button onClick=${close} data-testid="resign-cancel" autofocus>Keep playing</button>
-        <button class="danger" onClick=${() => { close(); act("resign"); }} data-testid="resign-confirm">Resign</button>
+        <button onClick=${close} data-testid="leave-cancel" autofocus>Keep playing</button>
+        <button class="danger" onClick=${() => { close(); onLeave(); }} data-testid="leave-confirm">Leave</button>
       </div>
     </dialog>
   </div>`;
+}
+
+// Who left (CM-7), as it happened: "Ann left" for the others, and for the leaver what happens next.
+function LeftNotices({ leavers, frame, seats }) {
+  return leavers.map((s) => s === frame.seat
+    ? html`<p class="left-notice" role="status" data-testid="you-left">You left this table.${frame.status === "finished" ? ""
+      : " The game goes on without you; its result will show here."}</p>`
+    : html`<p class="left-notice" role="status" data-testid="left-notice">${seats[s] ? seatName(seats[s]) : `Seat ${s + 1}`} left</p>`);
 }
 
 function ResultPanel({ frame, names, tableId, mySeat }) {
@@ -162,12 +170,15 @@ export function TablePage({ id, watch }) {
       return [];
     }
   });
+  const [leavers, setLeavers] = useState([]);
   const connection = useRef(null);
   const seen = useRef(0);
   useEffect(() => {
+    setLeavers([]);
     const conn = new TableConnection(id, token, {
       onState: (f) => {
         setFrame(f);
+        if (f.last && f.last.action === "resign") setLeavers((old) => (old.includes(f.last.seat) ? old : [...old, f.last.seat]));
         if (f.last && f.version > seen.current) {
           seen.current = f.version;
           setLines((old) => {
@@ -206,6 +217,14 @@ export function TablePage({ id, watch }) {
     setToast("");
     connection.current.act(action);
   } : null;
+  const leave = async () => {
+    try {
+      await api.leave(id, token);
+      setLeavers((old) => (old.includes(frame.seat) ? old : [...old, frame.seat]));
+    } catch (err) {
+      setToast(err.message);
+    }
+  };
   const spectator = frame.seat == null;
   const myTurn = frame.seat != null && (frame.to_act || []).includes(frame.seat) && (frame.legal_actions || []).length > 0;
   return html`<div class=${`table-page game-${game}`} data-testid="table" data-status=${frame.status}
@@ -221,11 +240,12 @@ export function TablePage({ id, watch }) {
       </div>
       <div class="table-head-side">
         <${Clock} clock=${frame.clock} names=${names} mySeat=${frame.seat} />
-        ${act && frame.status === "playing" ? html`<${ResignButton} act=${act} />` : null}
+        ${act && frame.status === "playing" && !leavers.includes(frame.seat) ? html`<${LeaveButton} onLeave=${leave} />` : null}
       </div>
     </div>
     ${toast ? html`<div class="alert" role="alert" data-testid="error">${toast}
       <button class="ghost" onClick=${() => setToast("")} aria-label="Dismiss the message">✕</button></div>` : null}
+    <${LeftNotices} leavers=${leavers} frame=${frame} seats=${seats} />
     <${SeatTaker} frame=${frame} tableId=${id} onJoined=${setToken} />
     <${ResultPanel} frame=${frame} names=${names} tableId=${id} mySeat=${frame.seat} />
     <div class="table-layout">

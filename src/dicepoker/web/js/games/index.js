@@ -28,7 +28,7 @@ function nameOf(frame, seat) {
 
 const WORDS = {
   timeout: "ran out of time",
-  resign: "resigned",
+  resign: "left", // CM-7: leaving is resigning, whether asked for or after two timeouts while away
   check: "checks",
   call: "calls",
   fold: "folds",
@@ -45,7 +45,8 @@ export function describeEvent(game, last, frame) {
   const action = String(last.action);
   const [head, ...rest] = action.split(" ");
   let text;
-  if (WORDS[head] && !rest.length) text = `${who} ${WORDS[head]}`;
+  if (head === "resign" && last.seat === frame.seat) text = "You left";
+  else if (WORDS[head] && !rest.length) text = `${who} ${WORDS[head]}`;
   else if (head === "bet") text = `${who} bets ${rest.join(" ")}`;
   else if (head === "raise") text = `${who} raises to ${rest.join(" ")}`;
   else if (head === "reroll" && rest.every((r) => r === "A")) text = `${who} re-rolls ${rest.length} ${rest.length > 1 ? "aces" : "ace"}`;
