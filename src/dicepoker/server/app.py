@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -23,13 +23,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicepoker.core.types import JSON
-from dicepoker.server import warmup, web_routes
+from dicepoker.server import replay_routes, warmup, web_routes
 from dicepoker.server.errors import ServiceError
 from dicepoker.server.logs import log_event
 from dicepoker.server.metrics import ServerMetrics
 from dicepoker.server.models import CreateTable, Join, PlayNow
+from dicepoker.server.offload import HeavyWork
 from dicepoker.server.pubsub import InProcessPubSub
-from dicepoker.server.ratelimit import LocalRateLimiter, RateLimit, RateLimiter
+from dicepoker.server.ratelimit import HeavyRateLimit, LocalRateLimiter, RateLimit, RateLimiter
 from dicepoker.server.service import DEFAULT, MAX_PAGE, TableService
 from dicepoker.server.settings import Settings
 from dicepoker.server.storage import MemoryStorage, Storage
@@ -48,19 +49,27 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
 class BodyLimit:
-    """Refuse HTTP bodies above ``limit`` bytes with 413, whether announced or streamed."""
+    """Refuse HTTP bodies above ``limit`` bytes with 413, whether announced or streamed; the paths in
+    ``per_path`` (log uploads) have their own limit."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], limit: int) -> None:
+    def __init__(
+        self,
+        app: Callable[[Scope, Receive, Send], Awaitable[None]],
+        limit: int,
+        per_path: Mapping[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.per_path = dict(per_path or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.per_path.get(scope.get("path", ""), self.limit)
         for name, value in scope.get("headers", ()):
-            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                await _too_large(self.limit, send)
+            if name == b"content-length" and (not value.isdigit() or int(value) > limit):
+                await _too_large(limit, send)
                 return
         seen = 0
 
@@ -68,14 +77,14 @@ class BodyLimit:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.limit:
+            if seen > limit:
                 raise _TooLarge
             return message
 
         try:
             await self.app(scope, limited, send)
         except _TooLarge:
-            await _too_large(self.limit, send)
+            await _too_large(limit, send)
 
 
 class _TooLarge(Exception):
@@ -130,6 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.service = service
     app.state.settings = settings
     app.state.metrics = metrics
+    app.state.heavy_work = heavy_work = HeavyWork()
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -137,17 +147,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_methods=["GET", "POST"],
             allow_headers=["content-type"],
         )
-    app.add_middleware(BodyLimit, limit=settings.max_body)
+    uploads = dict.fromkeys(web_routes.UPLOAD_PATHS, settings.max_log_upload)
+    app.add_middleware(BodyLimit, limit=settings.max_body, per_path=uploads)
     if settings.rate_limit is not None:
         app.add_middleware(RateLimit, limiter=limiter, limit=settings.rate_limit)
+    if settings.heavy_rate_limit is not None:
+        app.add_middleware(HeavyRateLimit, limiter=limiter, limit=settings.heavy_rate_limit)
     _errors(app)
-    _routes(app, service, metrics)
+    _routes(app, service, metrics, heavy_work)
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
         await serve_socket(websocket, table_id, token, service=service, settings=settings, metrics=metrics)
 
     app.include_router(web_routes.router)
+    app.include_router(replay_routes.router)
     if (WEB_DIR / "index.html").exists():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     else:
@@ -189,7 +203,7 @@ def _errors(app: FastAPI) -> None:
         return JSONResponse({"detail": "internal error"}, status_code=500)
 
 
-def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics) -> None:
+def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics, heavy_work: HeavyWork) -> None:
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
         if service.cluster is not None:  # which process answered (behind a load balancer)
@@ -237,6 +251,8 @@ def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics) -> None
 
     @app.get("/api/tables/{table_id}/log", response_class=PlainTextResponse)
     async def log(table_id: TableId, format: Literal["log", "history"] = "log") -> Response:
+        # Cached (a finished log never changes); the hand history is written in a worker thread.
+        text = await heavy_work.finished_log(service, table_id, history=format == "history")
         if format == "history":
-            return PlainTextResponse(await service.log_text(table_id, history=True))
-        return Response(await service.log_text(table_id), media_type="application/x-ndjson")
+            return PlainTextResponse(text)
+        return Response(text, media_type="application/x-ndjson")

@@ -27,7 +27,12 @@ class Settings:
     max_frame: int = 16 * 1024
     """Largest WebSocket text frame read (bytes); larger ones are an error."""
     max_body: int = 64 * 1024
-    """Largest HTTP request body."""
+    """Largest HTTP request body (but for the log uploads of the browser's replays: ``max_log_upload``)."""
+    max_log_upload: int = 4 * 1024 * 1024
+    """Largest log or hand history uploaded to ``/api/web/replay``, ``/review`` and ``/verify``."""
+    heavy_rate_limit: int | None = 120
+    """Replays, verifications, reviews and logs (GETs included) a minute per client address; ``None``: no
+    limit. Their answers are cached, but each miss replays a whole game in a worker thread."""
     max_bad_frames: int = 20
     """Malformed frames tolerated on one connection before it is closed (1008)."""
     max_frames_per_second: int = 50

@@ -1,0 +1,58 @@
+"""A finished table's replay, verification and review, by table id (issue 19 §3).
+
+The browser used to download a finished table's log and send it back as a body to ``/api/web/replay``,
+``/verify`` and ``/review``; a long game's log is larger than the app's body limit, so those games could
+not be replayed at all. These routes read the log on the server (:meth:`.offload.HeavyWork.finished_log`:
+once per table, it never changes) and answer with the very builders of the upload routes, cached and
+computed off the event loop. Uploads stay for logs from elsewhere. While a game runs its log is not
+published: 409, as ``GET /api/tables/{id}/log``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi import Path as PathParam
+
+from dicepoker.server.web_routes import (
+    Commitment,
+    heavy_work,
+    json_bytes,
+    replay_answer,
+    review_answer,
+    verify_answer,
+)
+
+router = APIRouter(prefix="/api/tables", tags=["replays"])
+TableId = Annotated[str, PathParam(min_length=1, max_length=64)]
+
+
+async def _log(request: Request, table_id: str) -> str:
+    return await heavy_work(request).finished_log(request.app.state.service, table_id)
+
+
+@router.get("/{table_id}/replay")
+async def replay(
+    request: Request, table_id: TableId, seat: Annotated[int | None, Query(ge=0, le=11)] = None
+) -> Response:
+    """Every position of a finished table's game as ``seat`` saw it (no seat: a spectator), with the log's
+    fairness record: the answer of ``POST /api/web/replay`` for this table's log."""
+    text = await _log(request, table_id)
+    return json_bytes(await heavy_work(request).answer("replay", text, seat, lambda: replay_answer(text, seat)))
+
+
+@router.get("/{table_id}/verify")
+async def verify(request: Request, table_id: TableId, commitment: Commitment = None) -> Response:
+    """Every die of a finished table checked against its revealed seeds; ``commitment``: the one you were
+    shown when the table was created or joined (the browser keeps it), which the log must carry."""
+    text = await _log(request, table_id)
+    work = heavy_work(request)
+    return json_bytes(await work.answer("verify", text, commitment, lambda: verify_answer(text, commitment)))
+
+
+@router.get("/{table_id}/review")
+async def review(request: Request, table_id: TableId) -> Response:
+    """A finished scorecard game's review: each decision's expected points lost against optimal play."""
+    text = await _log(request, table_id)
+    return json_bytes(await heavy_work(request).answer("review", text, None, lambda: review_answer(text)))

@@ -1,0 +1,119 @@
+"""Issue 19 §4: heavy answers are cached (the second request computes nothing), computed in a worker
+thread (not on the event loop), and limited per client (429)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dicepoker.core import EventLog
+from dicepoker.server import replay_routes, web_routes
+from dicepoker.server.app import create_app
+from dicepoker.server.offload import ByteLRU, HeavyWork
+from dicepoker.server.settings import Settings
+from dicepoker.server.storage import MemoryStorage
+from tests.server.finished_tables import long_holdem_log, store_finished
+
+SEED = bytes.fromhex("c0ffee" * 10 + "c0de")
+
+
+@pytest.fixture(scope="module")
+def long_log() -> EventLog:
+    return long_holdem_log(SEED)
+
+
+def serve(log: EventLog, **settings: Any) -> tuple[TestClient, str]:
+    storage = MemoryStorage()
+    table_id = asyncio.run(store_finished(storage, log, SEED))
+    settings = {"warm_tables": False, "scheduler": False, "heavy_rate_limit": None, **settings}
+    return TestClient(create_app(Settings(storage=storage, **settings))), table_id
+
+
+@pytest.fixture
+def served(long_log: EventLog) -> Iterator[tuple[TestClient, str]]:
+    client, table_id = serve(long_log)
+    with client:
+        yield client, table_id
+
+
+def test_the_lru_is_bounded_by_bytes_and_by_entries() -> None:
+    cache = ByteLRU(max_bytes=10, max_entries=3)
+    cache.put("a", b"1234")
+    cache.put("b", b"1234")
+    assert cache.get("a") == b"1234"  # "a" is now the most recently used
+    cache.put("c", b"1234")  # 12 bytes > 10: the least recently used ("b") goes
+    assert cache.get("b") is None and cache.get("a") and cache.get("c") and cache.size == 8
+    cache.put("d", b"1")
+    cache.put("e", b"1")  # four entries > 3: "a" goes
+    assert cache.get("a") is None and len(cache) == 3
+    cache.put("huge", b"x" * 11)  # larger than the whole cache: not kept, nothing evicted for it
+    assert cache.get("huge") is None and len(cache) == 3
+
+
+def test_the_second_request_is_served_from_the_cache(served: tuple[TestClient, str], long_log: EventLog) -> None:
+    client, table_id = served
+    work: HeavyWork = client.app.state.heavy_work  # type: ignore[attr-defined]
+    first = client.get(f"/api/tables/{table_id}/replay").content
+    assert work.computed["replay"] == 1 and work.computed["log"] == 1
+    assert client.get(f"/api/tables/{table_id}/replay").content == first
+    assert client.post("/api/web/replay", content=long_log.to_jsonl()).content == first  # same log, same entry
+    assert work.computed["replay"] == 1 and work.hits["replay"] == 2 and work.computed["log"] == 1
+    client.get(f"/api/tables/{table_id}/replay", params={"seat": 1})  # another seat: another answer
+    assert work.computed["replay"] == 2
+    for _ in range(3):
+        assert client.get(f"/api/tables/{table_id}/log", params={"format": "history"}).status_code == 200
+        assert client.get(f"/api/tables/{table_id}/verify").json()["ok"] is True
+    assert work.computed["history"] == 1 and work.computed["verify"] == 1 and work.computed["log"] == 1
+
+
+def test_concurrent_requests_for_one_answer_compute_it_once() -> None:
+    calls = []
+
+    def compute() -> dict[str, int]:
+        calls.append(1)
+        return {"n": len(calls)}
+
+    async def main() -> list[bytes]:
+        work = HeavyWork()
+        return list(await asyncio.gather(*(work.answer("replay", "log", None, compute) for _ in range(5))))
+
+    assert asyncio.run(main()) == [b'{"n":1}'] * 5 and len(calls) == 1
+
+
+def test_a_heavy_route_runs_in_a_worker_thread(served: tuple[TestClient, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    client, table_id = served
+    threads: list[int] = []
+
+    def recording(builder: Any) -> Any:
+        def run(*args: Any) -> Any:
+            threads.append(threading.get_ident())
+            return builder(*args)
+
+        return run
+
+    monkeypatch.setattr(replay_routes, "replay_answer", recording(web_routes.replay_answer))
+    monkeypatch.setattr(web_routes, "verify_answer", recording(web_routes.verify_answer))
+    assert client.get(f"/api/tables/{table_id}/replay").status_code == 200
+    assert client.post("/api/web/verify", content="not a log").status_code == 422
+    assert client.portal is not None
+    loop_thread = client.portal.call(threading.get_ident)  # the event loop's own thread
+    assert len(threads) == 2 and loop_thread not in threads
+
+
+def test_heavy_requests_are_limited_per_client(long_log: EventLog) -> None:
+    client, table_id = serve(long_log, heavy_rate_limit=3)
+    with client:
+        routes = [f"/api/tables/{table_id}/replay", f"/api/tables/{table_id}/log", f"/api/tables/{table_id}/verify"]
+        assert [client.get(route).status_code for route in routes] == [200, 200, 200]
+        refused = client.get(f"/api/tables/{table_id}/review")
+        assert refused.status_code == 429 and refused.headers["retry-after"] == "60"
+        assert "at most 3 a minute" in refused.json()["detail"]
+        assert client.post("/api/web/replay", content=long_log.to_jsonl()).status_code == 429
+        # Light routes are not counted against it.
+        assert client.get(f"/api/tables/{table_id}").status_code == 200
+        assert client.get("/healthz").status_code == 200
