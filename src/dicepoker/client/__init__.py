@@ -15,6 +15,7 @@ from dicepoker.client.connection import (
     TableConnection,
     ws_url,
 )
+from dicepoker.client.fairness import CommitmentCheck, check_commitment, check_table
 from dicepoker.client.play import Chooser, play_seat, random_chooser
 from dicepoker.client.protocol import (
     AckFrame,
@@ -36,6 +37,7 @@ __all__ = [
     "ActionRejected",
     "Chooser",
     "Clock",
+    "CommitmentCheck",
     "ConnectionLost",
     "Created",
     "ErrorFrame",
@@ -51,6 +53,8 @@ __all__ = [
     "SyncTable",
     "TableConnection",
     "action_frame",
+    "check_commitment",
+    "check_table",
     "parse_frame",
     "play_seat",
     "random_chooser",

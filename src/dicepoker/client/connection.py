@@ -94,6 +94,8 @@ class Seated:
     table: str
     seat: Seat
     token: str
+    commitment: str | None = None
+    """The table's dice commitment, published before any die: keep it to check the log (:mod:`.fairness`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,12 @@ class Acked:
     action: str
     version: int
     seat: Seat | None
+
+
+def _commitment(answer: Any) -> str | None:
+    """A join or play-now answer's commitment (older servers send none)."""
+    value = answer.get("commitment") if isinstance(answer, dict) else None
+    return value if isinstance(value, str) else None
 
 
 def ws_url(base_url: str, table: str, token: str | None = None) -> str:
@@ -167,7 +175,7 @@ class ServerClient:
         server answers a repeated join with the seat and token it gave the first time."""
         body: dict[str, JSON] = {"seat": seat, "name": name, "client_seed": client_seed}
         data = await self._seat_request(f"/api/tables/{quote(table, safe='')}/join", body, client_key)
-        return Seated(table, int(data["seat"]), str(data["token"]))
+        return Seated(table, int(data["seat"]), str(data["token"]), _commitment(data))
 
     async def play_now(
         self, game: str, name: str, client_seed: str | None = None, *, client_key: str | None = None
@@ -175,7 +183,7 @@ class ServerClient:
         """A seat at the next play-now table of ``game``; retried like :meth:`join`."""
         body: dict[str, JSON] = {"game": game, "name": name, "client_seed": client_seed}
         data = await self._seat_request("/api/play-now", body, client_key)
-        return Seated(str(data["id"]), int(data["seat"]), str(data["token"]))
+        return Seated(str(data["id"]), int(data["seat"]), str(data["token"]), _commitment(data))
 
     async def _seat_request(self, path: str, body: dict[str, JSON], client_key: str | None) -> Any:
         body["client_key"] = client_key or secrets.token_urlsafe(24)
