@@ -147,3 +147,18 @@ def test_a_log_whose_commitment_is_not_the_kept_one_is_refused(
     verdict = page.page.inner_text("[data-testid=verify-result]")
     assert "MISMATCH" in verdict and "not the one kept" in verdict
     page.check()
+
+
+def test_the_browser_keeps_the_commitment_of_its_join(server: Server, open_page: Callable[..., Watched]) -> None:
+    """Issue 19 §9: the join answer's commitment is kept in this browser (the first one seen stays)."""
+    table = server.create("scorecard", ["open", "open"], clock=None)
+    page = open_page()
+    page.page.goto(f"{server.url}/")
+    script = """async (table) => {
+      const api = await import("/js/api.js");
+      await api.api.join(table, 0, "Ann");
+      api.keepCommitment(table, "ab".repeat(32));  // a later answer cannot replace it
+      return api.keptCommitment(table);
+    }"""
+    assert page.page.evaluate(script, table) == server.summary(table)["commitment"]
+    page.check()
