@@ -30,7 +30,7 @@ from dicepoker.server.metrics import ServerMetrics
 from dicepoker.server.models import CreateTable, Join, PlayNow
 from dicepoker.server.offload import HeavyWork
 from dicepoker.server.pubsub import InProcessPubSub
-from dicepoker.server.ratelimit import HeavyRateLimit, LocalRateLimiter, RateLimit, RateLimiter
+from dicepoker.server.ratelimit import LocalRateLimiter, RateLimit, RateLimiter
 from dicepoker.server.service import DEFAULT, MAX_PAGE, TableService
 from dicepoker.server.settings import Settings
 from dicepoker.server.storage import MemoryStorage, Storage
@@ -139,7 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.service = service
     app.state.settings = settings
     app.state.metrics = metrics
-    app.state.heavy_work = heavy_work = HeavyWork()
+    app.state.heavy_work = heavy_work = HeavyWork(limiter=limiter, limit=settings.heavy_rate_limit)
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -151,8 +151,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.max_body, per_path=uploads)
     if settings.rate_limit is not None:
         app.add_middleware(RateLimit, limiter=limiter, limit=settings.rate_limit)
-    if settings.heavy_rate_limit is not None:
-        app.add_middleware(HeavyRateLimit, limiter=limiter, limit=settings.heavy_rate_limit)
     _errors(app)
     _routes(app, service, metrics, heavy_work)
 
@@ -250,9 +248,10 @@ def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics, heavy_w
         return await service.rematch(table_id)
 
     @app.get("/api/tables/{table_id}/log", response_class=PlainTextResponse)
-    async def log(table_id: TableId, format: Literal["log", "history"] = "log") -> Response:
+    async def log(request: Request, table_id: TableId, format: Literal["log", "history"] = "log") -> Response:
         # Cached (a finished log never changes); the hand history is written in a worker thread.
-        text = await heavy_work.finished_log(service, table_id, history=format == "history")
+        client = request.client.host if request.client else None
+        text = await heavy_work.finished_log(service, table_id, history=format == "history", client=client)
         if format == "history":
             return PlainTextResponse(text)
         return Response(text, media_type="application/x-ndjson")

@@ -11,7 +11,11 @@ repeating it stalls them for good (issue 19 §4). So:
   so a hit costs a dictionary lookup and no serialisation.
 - **Off the loop.** A miss is computed in a worker thread, at most ``workers`` at a time (the others wait
   off the loop, without holding a thread). Identical requests arriving together wait for one computation.
-- **Limited per client** by :class:`~.ratelimit.HeavyRateLimit` (the app installs it).
+- **Limited per client.** Each computation (a cache miss: a replay, verification, review, hand history, or
+  a finished log read from the database) counts against the client's budget, ``limit`` a minute per
+  address (:class:`~.ratelimit.RateLimiter`, shared through Redis in a cluster); over it, 429 with
+  ``Retry-After``. Answers from the cache cost nothing and are not counted, so polling a finished table
+  is free while cycling through many tables or uploading ever-different logs is not.
 
 Errors (a log that does not replay: 422) are not cached: they are cheap to find again and rate-limited.
 """
@@ -27,9 +31,11 @@ from typing import Protocol
 
 import anyio
 import anyio.to_thread
+from fastapi import HTTPException
 
 from dicepoker.core.types import JSON
 from dicepoker.server.errors import NotFound
+from dicepoker.server.ratelimit import RateLimiter
 
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 """Cached answers and logs in all: a long Hold'em game's replay is a few megabytes."""
@@ -82,22 +88,36 @@ class HeavyWork:
     """The cache and the worker threads of one app (``app.state.heavy_work``)."""
 
     def __init__(
-        self, *, max_bytes: int = MAX_CACHE_BYTES, max_entries: int = MAX_CACHE_ENTRIES, workers: int = WORKERS
+        self,
+        *,
+        max_bytes: int = MAX_CACHE_BYTES,
+        max_entries: int = MAX_CACHE_ENTRIES,
+        workers: int = WORKERS,
+        limiter: RateLimiter | None = None,
+        limit: int | None = None,
     ) -> None:
         self.cache = ByteLRU(max_bytes, max_entries)
         self.workers = workers
+        self.limiter = limiter
+        self.limit = limit
+        """Computations a minute per client (``None``: no limit)."""
         self.computed: Counter[str] = Counter()
         """Computations per kind (``replay``, ``verify``, ``review``, ``history``, ``log``): tests count them."""
         self.hits: Counter[str] = Counter()
         self._limiter: anyio.CapacityLimiter | None = None
         self._pending: dict[Hashable, asyncio.Future[bytes]] = {}
 
-    async def answer(self, kind: str, text: str, detail: Hashable, compute: Callable[[], JSON]) -> bytes:
-        """``compute()`` as JSON bytes, from the cache or from a worker thread; keyed by the log's text."""
+    async def answer(
+        self, kind: str, text: str, detail: Hashable, compute: Callable[[], JSON], *, client: str | None = None
+    ) -> bytes:
+        """``compute()`` as JSON bytes, from the cache or from a worker thread; keyed by the log's text.
+        A computation counts against ``client``'s budget (429 over it)."""
         key = (kind, hashlib.sha256(text.encode()).hexdigest(), detail)
-        return await self._cached(key, kind, lambda: encode_json(compute()).encode())
+        return await self._cached(key, kind, lambda: encode_json(compute()).encode(), client)
 
-    async def finished_log(self, service: LogSource, table_id: str, *, history: bool = False) -> str:
+    async def finished_log(
+        self, service: LogSource, table_id: str, *, history: bool = False, client: str | None = None
+    ) -> str:
         """A finished table's log (or hand history) text: immutable, so read from the service once.
 
         The service raises (409) while the game runs; nothing is cached then. The hand history is written
@@ -106,6 +126,7 @@ class HeavyWork:
         log = self.cache.get(log_key)
         if log is None:
             text = await service.log_text(table_id)
+            await self._charge(client)  # after: an unknown or unfinished table costs a lookup, not a read
             self.computed["log"] += 1
             log = text.encode()
             self.cache.put(log_key, log)
@@ -114,9 +135,18 @@ class HeavyWork:
         if not history:
             return log.decode()
         text = log.decode()
-        return (await self._cached(("history", table_id), "history", lambda: _history(text).encode())).decode()
+        history_key = ("history", table_id)
+        return (await self._cached(history_key, "history", lambda: _history(text).encode(), client)).decode()
 
-    async def _cached(self, key: Hashable, kind: str, compute: Callable[[], bytes]) -> bytes:
+    async def _charge(self, client: str | None) -> None:
+        """Count one computation of ``client``; 429 when it is over its budget for this minute."""
+        if self.limiter is None or self.limit is None:
+            return
+        if not await self.limiter.allow(f"heavy:{client or 'unknown'}", self.limit):
+            reason = f"too many replays, verifications or logs to compute: at most {self.limit} a minute"
+            raise HTTPException(429, reason, headers={"Retry-After": "60"})
+
+    async def _cached(self, key: Hashable, kind: str, compute: Callable[[], bytes], client: str | None = None) -> bytes:
         cached = self.cache.get(key)
         if cached is not None:
             self.hits[kind] += 1
@@ -125,6 +155,7 @@ class HeavyWork:
         if pending is not None:  # the same answer is being computed: wait for it rather than compute twice
             self.hits[kind] += 1
             return await asyncio.shield(pending)
+        await self._charge(client)
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._pending[key] = future
         try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Protocol
@@ -66,39 +65,3 @@ class RateLimit:
         headers = [(b"content-type", b"application/json"), (b"retry-after", b"60")]
         await send({"type": "http.response.start", "status": 429, "headers": headers})
         await send({"type": "http.response.body", "body": body})
-
-
-HEAVY_PATHS = re.compile(r"^/api/(?:web/(?:replay|review|verify)|tables/[^/]+/(?:log|replay|review|verify))/?$")
-"""Requests that replay a whole game (or write its hand history): cached, but a miss costs a worker thread
-for up to a few tenths of a second, so each client gets a budget of them (issue 19 §4)."""
-
-
-class HeavyRateLimit:
-    """ASGI middleware: at most ``limit`` heavy requests (:data:`HEAVY_PATHS`, GETs included) a minute per
-    client address, counted apart from :class:`RateLimit`'s. Over it: 429 with ``{"detail"}`` and
-    ``Retry-After``."""
-
-    def __init__(
-        self,
-        app: Callable[[Scope, Receive, Send], Awaitable[None]],
-        limiter: RateLimiter,
-        limit: int,
-        window: float = 60.0,
-    ) -> None:
-        self.app = app
-        self.limiter = limiter
-        self.limit = limit
-        self.window = window
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and HEAVY_PATHS.match(scope.get("path", "")):
-            client = scope.get("client") or ("unknown", 0)
-            if not await self.limiter.allow(f"heavy:{client[0]}", self.limit, self.window):
-                reason = f"too many replays, verifications or logs: at most {self.limit} a minute"
-                body = json.dumps({"detail": reason}).encode()
-                retry = str(max(1, round(self.window))).encode()
-                headers = [(b"content-type", b"application/json"), (b"retry-after", retry)]
-                await send({"type": "http.response.start", "status": 429, "headers": headers})
-                await send({"type": "http.response.body", "body": body})
-                return
-        await self.app(scope, receive, send)

@@ -17,6 +17,7 @@ from fastapi import Path as PathParam
 
 from dicepoker.server.web_routes import (
     Commitment,
+    client_of,
     heavy_work,
     json_bytes,
     replay_answer,
@@ -29,7 +30,8 @@ TableId = Annotated[str, PathParam(min_length=1, max_length=64)]
 
 
 async def _log(request: Request, table_id: str) -> str:
-    return await heavy_work(request).finished_log(request.app.state.service, table_id)
+    service = request.app.state.service
+    return await heavy_work(request).finished_log(service, table_id, client=client_of(request))
 
 
 @router.get("/{table_id}/replay")
@@ -39,7 +41,8 @@ async def replay(
     """Every position of a finished table's game as ``seat`` saw it (no seat: a spectator), with the log's
     fairness record: the answer of ``POST /api/web/replay`` for this table's log."""
     text = await _log(request, table_id)
-    return json_bytes(await heavy_work(request).answer("replay", text, seat, lambda: replay_answer(text, seat)))
+    work, client = heavy_work(request), client_of(request)
+    return json_bytes(await work.answer("replay", text, seat, lambda: replay_answer(text, seat), client=client))
 
 
 @router.get("/{table_id}/verify")
@@ -47,12 +50,14 @@ async def verify(request: Request, table_id: TableId, commitment: Commitment = N
     """Every die of a finished table checked against its revealed seeds; ``commitment``: the one you were
     shown when the table was created or joined (the browser keeps it), which the log must carry."""
     text = await _log(request, table_id)
-    work = heavy_work(request)
-    return json_bytes(await work.answer("verify", text, commitment, lambda: verify_answer(text, commitment)))
+    work, client = heavy_work(request), client_of(request)
+    answer = await work.answer("verify", text, commitment, lambda: verify_answer(text, commitment), client=client)
+    return json_bytes(answer)
 
 
 @router.get("/{table_id}/review")
 async def review(request: Request, table_id: TableId) -> Response:
     """A finished scorecard game's review: each decision's expected points lost against optimal play."""
     text = await _log(request, table_id)
-    return json_bytes(await heavy_work(request).answer("review", text, None, lambda: review_answer(text)))
+    work, client = heavy_work(request), client_of(request)
+    return json_bytes(await work.answer("review", text, None, lambda: review_answer(text), client=client))

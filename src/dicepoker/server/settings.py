@@ -31,8 +31,9 @@ class Settings:
     max_log_upload: int = 4 * 1024 * 1024
     """Largest log or hand history uploaded to ``/api/web/replay``, ``/review`` and ``/verify``."""
     heavy_rate_limit: int | None = 120
-    """Replays, verifications, reviews and logs (GETs included) a minute per client address; ``None``: no
-    limit. Their answers are cached, but each miss replays a whole game in a worker thread."""
+    """Replays, verifications, reviews, hand histories and finished logs *computed* a minute per client
+    address (each replays a whole game in a worker thread, or reads a log from the database); answers from
+    the cache are not counted. ``None``: no limit."""
     max_bad_frames: int = 20
     """Malformed frames tolerated on one connection before it is closed (1008)."""
     max_frames_per_second: int = 50

@@ -297,6 +297,11 @@ def heavy_work(request: Request) -> HeavyWork:
     return work
 
 
+def client_of(request: Request) -> str | None:
+    """The client's address, whose budget of heavy computations a request spends."""
+    return request.client.host if request.client else None
+
+
 def json_bytes(body: bytes) -> Response:
     return Response(body, media_type="application/json")
 
@@ -310,19 +315,22 @@ async def replay(request: Request, seat: Annotated[int | None, Query(ge=0, le=11
     """Every position of a logged game as ``seat`` saw it (no seat: a spectator), for stepping through.
     An uploaded log (up to 4 MiB); a finished table's is at ``GET /api/tables/{id}/replay``."""
     text = await _read_text(request)
-    return json_bytes(await heavy_work(request).answer("replay", text, seat, lambda: replay_answer(text, seat)))
+    work, client = heavy_work(request), client_of(request)
+    return json_bytes(await work.answer("replay", text, seat, lambda: replay_answer(text, seat), client=client))
 
 
 @router.post("/review")
 async def review(request: Request) -> Response:
     """The scorecard post-game review: each decision's expected points lost against optimal play."""
     text = await _read_text(request)
-    return json_bytes(await heavy_work(request).answer("review", text, None, lambda: review_answer(text)))
+    work, client = heavy_work(request), client_of(request)
+    return json_bytes(await work.answer("review", text, None, lambda: review_answer(text), client=client))
 
 
 @router.post("/verify")
 async def verify(request: Request, commitment: Commitment = None) -> Response:
     """Recompute the commitment and every die of a log from its revealed seeds (the fairness record)."""
     text = await _read_text(request)
-    work = heavy_work(request)
-    return json_bytes(await work.answer("verify", text, commitment, lambda: verify_answer(text, commitment)))
+    work, client = heavy_work(request), client_of(request)
+    answer = await work.answer("verify", text, commitment, lambda: verify_answer(text, commitment), client=client)
+    return json_bytes(answer)
