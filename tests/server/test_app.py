@@ -179,7 +179,7 @@ def test_http_routes_answer_with_reasons(live: Live) -> None:
     assert table_id in [t["id"] for t in client.get("/api/tables", params={"game": "scorecard"}).json()["tables"]]
     assert client.post(f"/api/tables/{table_id}/rematch").status_code == 409
     play = client.post("/api/play-now", json={"game": "holdem", "name": "ann"}).json()
-    assert set(play) == {"id", "seat", "token"}
+    assert set(play) == {"id", "seat", "token", "commitment"}  # issue 19 §9: the commitment to keep
     assert token != play["token"]
     metrics = client.get("/metrics").text
     assert "dicepoker_tables" in metrics and "dicepoker_action_latency_seconds_bucket" in metrics
