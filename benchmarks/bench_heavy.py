@@ -12,7 +12,7 @@ answered; meanwhile this process sends a WebSocket ``ping`` to a table every 20 
 - ``uploads``: ``POST /api/web/replay`` of the log, each body different (a trailing blank line more), so
   every request misses the cache and replays the whole game (after only: a log this long was refused
   before with 413);
-- ``limited``: ``replays`` with the default per-client limit on (120 heavy requests a minute).
+- ``limited``: ``uploads`` with the default per-client limit on (120 computations a minute: cache misses).
 
 "before" is the server of another source tree (``--before-src``, e.g. the base commit exported with
 ``git archive``); "after" this tree. Run::
@@ -134,7 +134,7 @@ def hammer(url: str, table: str, scenario: str, log_text: str, seconds: float, c
                 counter += 1
                 if scenario == "history":
                     response = await client.get(f"{base}/log", params={"format": "history"})
-                elif scenario == "uploads":
+                elif scenario in ("uploads", "limited"):
                     body = log_text + "\n" * counter  # another body each time: a cache miss each time
                     response = await client.post(f"{url}/api/web/replay", content=body)
                 else:
