@@ -4,6 +4,8 @@ thread (not on the event loop), and the computations limited per client (429).""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -85,8 +87,8 @@ def test_concurrent_requests_for_one_answer_compute_it_once() -> None:
     assert asyncio.run(main()) == [b'{"n":1}'] * 5 and len(calls) == 1
 
 
-def test_a_heavy_route_runs_in_a_worker_thread(served: tuple[TestClient, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    client, table_id = served
+def test_a_heavy_route_runs_in_a_worker_thread(long_log: EventLog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``heavy_processes=False`` the computations run in worker threads, never on the loop's."""
     threads: list[int] = []
 
     def recording(builder: Any) -> Any:
@@ -98,11 +100,29 @@ def test_a_heavy_route_runs_in_a_worker_thread(served: tuple[TestClient, str], m
 
     monkeypatch.setattr(replay_routes, "replay_answer", recording(web_routes.replay_answer))
     monkeypatch.setattr(web_routes, "verify_answer", recording(web_routes.verify_answer))
-    assert client.get(f"/api/tables/{table_id}/replay").status_code == 200
-    assert client.post("/api/web/verify", content="not a log").status_code == 422
-    assert client.portal is not None
-    loop_thread = client.portal.call(threading.get_ident)  # the event loop's own thread
+    client, table_id = serve(long_log, heavy_processes=False)
+    with client:
+        assert client.get(f"/api/tables/{table_id}/replay").status_code == 200
+        assert client.post("/api/web/verify", content="not a log").status_code == 422
+        assert client.portal is not None
+        loop_thread = client.portal.call(threading.get_ident)  # the event loop's own thread
     assert len(threads) == 2 and loop_thread not in threads
+
+
+def test_the_server_computes_in_worker_processes(served: tuple[TestClient, str]) -> None:
+    """By default (``heavy_processes``) a computation runs in another process: it shares no GIL with the
+    event loop. Errors come back as the route's own (422), and are not cached."""
+    client, table_id = served
+    work: HeavyWork = client.app.state.heavy_work  # type: ignore[attr-defined]
+    assert work.processes
+    assert client.portal is not None
+    pid = client.portal.call(work.answer, "pid", "any text", None, os.getpid)
+    assert json.loads(pid) != os.getpid()
+    refused = client.post("/api/web/verify", content="not a log")
+    assert refused.status_code == 422 and "not a dicepoker log" in refused.json()["detail"]
+    assert client.post("/api/web/verify", content="not a log").status_code == 422
+    assert work.computed["verify"] == 2 and work.hits["verify"] == 0
+    assert client.get(f"/api/tables/{table_id}/review").status_code == 422  # a service error crosses too
 
 
 def test_heavy_computations_are_limited_per_client(long_log: EventLog) -> None:

@@ -130,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.start(scheduler=settings.scheduler)
             yield
         finally:
+            heavy_work.close()
             await service.stop()
             await storage.close()
             await pubsub.close()
@@ -139,7 +140,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.service = service
     app.state.settings = settings
     app.state.metrics = metrics
-    app.state.heavy_work = heavy_work = HeavyWork(limiter=limiter, limit=settings.heavy_rate_limit)
+    heavy_work = HeavyWork(limiter=limiter, limit=settings.heavy_rate_limit, processes=settings.heavy_processes)
+    app.state.heavy_work = heavy_work
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,

@@ -42,7 +42,7 @@ async def replay(
     fairness record: the answer of ``POST /api/web/replay`` for this table's log."""
     text = await _log(request, table_id)
     work, client = heavy_work(request), client_of(request)
-    return json_bytes(await work.answer("replay", text, seat, lambda: replay_answer(text, seat), client=client))
+    return json_bytes(await work.answer("replay", text, seat, replay_answer, text, seat, client=client))
 
 
 @router.get("/{table_id}/verify")
@@ -51,7 +51,7 @@ async def verify(request: Request, table_id: TableId, commitment: Commitment = N
     shown when the table was created or joined (the browser keeps it), which the log must carry."""
     text = await _log(request, table_id)
     work, client = heavy_work(request), client_of(request)
-    answer = await work.answer("verify", text, commitment, lambda: verify_answer(text, commitment), client=client)
+    answer = await work.answer("verify", text, commitment, verify_answer, text, commitment, client=client)
     return json_bytes(answer)
 
 
@@ -60,4 +60,4 @@ async def review(request: Request, table_id: TableId) -> Response:
     """A finished scorecard game's review: each decision's expected points lost against optimal play."""
     text = await _log(request, table_id)
     work, client = heavy_work(request), client_of(request)
-    return json_bytes(await work.answer("review", text, None, lambda: review_answer(text), client=client))
+    return json_bytes(await work.answer("review", text, None, review_answer, text, client=client))

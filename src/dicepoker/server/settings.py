@@ -30,6 +30,9 @@ class Settings:
     """Largest HTTP request body (but for the log uploads of the browser's replays: ``max_log_upload``)."""
     max_log_upload: int = 4 * 1024 * 1024
     """Largest log or hand history uploaded to ``/api/web/replay``, ``/review`` and ``/verify``."""
+    heavy_processes: bool = True
+    """Compute replays, verifications, reviews and hand histories in worker processes (started on the first
+    one), so that they never hold the GIL the event loop needs; ``False``: worker threads."""
     heavy_rate_limit: int | None = 120
     """Replays, verifications, reviews, hand histories and finished logs *computed* a minute per client
     address (each replays a whole game in a worker thread, or reads a log from the database); answers from

@@ -316,7 +316,7 @@ async def replay(request: Request, seat: Annotated[int | None, Query(ge=0, le=11
     An uploaded log (up to 4 MiB); a finished table's is at ``GET /api/tables/{id}/replay``."""
     text = await _read_text(request)
     work, client = heavy_work(request), client_of(request)
-    return json_bytes(await work.answer("replay", text, seat, lambda: replay_answer(text, seat), client=client))
+    return json_bytes(await work.answer("replay", text, seat, replay_answer, text, seat, client=client))
 
 
 @router.post("/review")
@@ -324,7 +324,7 @@ async def review(request: Request) -> Response:
     """The scorecard post-game review: each decision's expected points lost against optimal play."""
     text = await _read_text(request)
     work, client = heavy_work(request), client_of(request)
-    return json_bytes(await work.answer("review", text, None, lambda: review_answer(text), client=client))
+    return json_bytes(await work.answer("review", text, None, review_answer, text, client=client))
 
 
 @router.post("/verify")
@@ -332,5 +332,5 @@ async def verify(request: Request, commitment: Commitment = None) -> Response:
     """Recompute the commitment and every die of a log from its revealed seeds (the fairness record)."""
     text = await _read_text(request)
     work, client = heavy_work(request), client_of(request)
-    answer = await work.answer("verify", text, commitment, lambda: verify_answer(text, commitment), client=client)
+    answer = await work.answer("verify", text, commitment, verify_answer, text, commitment, client=client)
     return json_bytes(answer)
