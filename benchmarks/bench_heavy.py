@@ -2,8 +2,9 @@
 
 A ``dicepoker`` server process (SQLite) holds one finished Hold'em game of several thousand events. One
 client process keeps ``--concurrency`` requests in flight against the heavy routes, as fast as they are
-answered; meanwhile this process sends a WebSocket ``ping`` to a table every 20 ms and times the ``pong``
-(p50/p99/max), as a player's page would see its table's ping. Each scenario runs against a fresh server:
+answered; meanwhile this process sends a WebSocket ``ping`` to a table every 20 ms, on a schedule, and
+times each ``pong`` (p50/p99/max), as a player's page would see its table's ping. Each scenario runs
+against a fresh server:
 
 - ``idle``: no hammering (the reference, measured in the same run);
 - ``history``: ``GET /api/tables/{id}/log?format=history`` again and again (the issue's measurement);
@@ -12,6 +13,7 @@ answered; meanwhile this process sends a WebSocket ``ping`` to a table every 20 
 - ``uploads``: ``POST /api/web/replay`` of the log, each body different (a trailing blank line more), so
   every request misses the cache and replays the whole game (after only: a log this long was refused
   before with 413);
+- ``uploads@threads``: the same on a server that computes in worker threads (``heavy_processes=False``);
 - ``limited``: ``uploads`` with the default per-client limit on (120 computations a minute: cache misses).
 
 "before" is the server of another source tree (``--before-src``, e.g. the base commit exported with
@@ -47,9 +49,12 @@ SERVER = """
 import dataclasses, sys, uvicorn
 from dicepoker.server.app import create_app
 from dicepoker.server.settings import Settings
-port, db, limited = int(sys.argv[1]), sys.argv[2], sys.argv[3] == "limited"
+port, db, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+limited = mode == "limited"
 names = {f.name for f in dataclasses.fields(Settings)}
 options = {"db_url": db, "bot_delay": 0.0}
+if "heavy_processes" in names and mode == "threads":
+    options["heavy_processes"] = False
 if "heavy_rate_limit" in names and not limited:
     options["heavy_rate_limit"] = None
 uvicorn.run(create_app(Settings(**options)), host="127.0.0.1", port=port, log_level="warning")
@@ -150,19 +155,28 @@ def hammer(url: str, table: str, scenario: str, log_text: str, seconds: float, c
 
 
 async def pings(ws_url: str, seconds: float) -> list[float]:
+    """Round trips of pings sent every :data:`PING_EVERY` on a schedule, whether or not the previous one was
+    answered (a ping that waits for the last would hide how long the loop was stalled)."""
     from websockets.asyncio.client import connect
 
+    sent: list[float] = []
     times: list[float] = []
-    async with connect(ws_url) as ws:
+    async with connect(ws_url, max_size=None) as ws:
         await ws.recv()  # the first state frame
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            sent = time.perf_counter()
-            await ws.send(json.dumps({"type": "ping"}))
-            while json.loads(await ws.recv())["type"] != "pong":
-                pass
-            times.append((time.perf_counter() - sent) * 1000)
-            await asyncio.sleep(PING_EVERY)
+        start = time.perf_counter()
+        count = int(seconds / PING_EVERY)
+
+        async def send() -> None:
+            for number in range(count):
+                await asyncio.sleep(max(0.0, start + number * PING_EVERY - time.perf_counter()))
+                sent.append(time.perf_counter())
+                await ws.send(json.dumps({"type": "ping"}))
+
+        sender = asyncio.create_task(send())
+        while len(times) < count:
+            if json.loads(await ws.recv())["type"] == "pong":
+                times.append((time.perf_counter() - sent[len(times)]) * 1000)
+        await sender
     return times
 
 
@@ -171,7 +185,8 @@ def scenario(src: Path, db: str, table: str, name: str, log_text: str, seconds: 
 
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(src)}
-    mode = "limited" if name == "limited" else "open"
+    base, _, variant = name.partition("@")  # "uploads@threads": the uploads on a server computing in threads
+    mode = "limited" if base == "limited" else "threads" if variant == "threads" else "open"
     server = subprocess.Popen([sys.executable, "-c", SERVER, str(port), db, mode], env=env)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -186,8 +201,8 @@ def scenario(src: Path, db: str, table: str, name: str, log_text: str, seconds: 
         httpx.get(f"{url}/api/tables/{table}/log", timeout=60)  # the table loaded from the archive once
         out: Any = multiprocessing.get_context("spawn").Queue()
         client = None
-        if name != "idle":
-            args = (url, table, name, log_text, seconds + 1, concurrency, out)
+        if base != "idle":
+            args = (url, table, base, log_text, seconds + 1, concurrency, out)
             client = multiprocessing.get_context("spawn").Process(target=hammer, args=args)
             client.start()
             time.sleep(0.5)  # the hammering is under way before the pings start
@@ -199,7 +214,7 @@ def scenario(src: Path, db: str, table: str, name: str, log_text: str, seconds: 
         p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
         answered = ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items())) or "-"
         return (
-            f"{name:<8} pings {len(times):5d}  p50 {statistics.median(times):8.1f} ms  p99 {p99:8.1f} ms"
+            f"{name:<15} pings {len(times):5d}  p50 {statistics.median(times):8.1f} ms  p99 {p99:8.1f} ms"
             f"  max {ordered[-1]:8.1f} ms   heavy answers ({seconds:g} s): {answered}"
         )
     finally:
@@ -219,7 +234,7 @@ def run(quick: bool = False, before_src: str | None = None, seconds: float | Non
         runs: list[tuple[str, Path, list[str]]] = []
         if before_src is not None:
             runs.append(("before", Path(before_src), ["idle", "history"]))
-        runs.append(("after", SRC, ["idle", "history", "replays", "uploads", "limited"]))
+        runs.append(("after", SRC, ["idle", "history", "replays", "uploads", "uploads@threads", "limited"]))
         for label, src, names in runs:
             print(f"-- {label} ({src})")
             for name in names:
