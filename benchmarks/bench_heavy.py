@@ -44,6 +44,7 @@ HERE = Path(__file__).resolve().parent
 SRC = HERE.parent / "src"
 SEED = bytes.fromhex("be7c" * 16)
 PING_EVERY = 0.02
+PING_SOCKETS = 10
 
 SERVER = """
 import dataclasses, sys, uvicorn
@@ -155,29 +156,37 @@ def hammer(url: str, table: str, scenario: str, log_text: str, seconds: float, c
 
 
 async def pings(ws_url: str, seconds: float) -> list[float]:
-    """Round trips of pings sent every :data:`PING_EVERY` on a schedule, whether or not the previous one was
-    answered (a ping that waits for the last would hide how long the loop was stalled)."""
+    """Round trips of pings sent on a schedule, one every :data:`PING_EVERY` in all, whether or not the
+    previous ones were answered (a ping that waits for the last would hide how long the loop stalled).
+    They go over :data:`PING_SOCKETS` connections in turn: the server closes a connection that sends more
+    than 50 frames a second, and pings held up by a stall arrive together."""
     from websockets.asyncio.client import connect
 
-    sent: list[float] = []
-    times: list[float] = []
-    async with connect(ws_url, max_size=None) as ws:
-        await ws.recv()  # the first state frame
-        start = time.perf_counter()
-        count = int(seconds / PING_EVERY)
+    every = PING_EVERY * PING_SOCKETS
+    count = int(seconds / every)
+    start = time.perf_counter() + 0.5
 
-        async def send() -> None:
-            for number in range(count):
-                await asyncio.sleep(max(0.0, start + number * PING_EVERY - time.perf_counter()))
-                sent.append(time.perf_counter())
-                await ws.send(json.dumps({"type": "ping"}))
+    async def one(offset: float) -> list[float]:
+        sent: list[float] = []
+        times: list[float] = []
+        async with connect(ws_url, max_size=None) as ws:
+            await ws.recv()  # the first state frame
 
-        sender = asyncio.create_task(send())
-        while len(times) < count:
-            if json.loads(await ws.recv())["type"] == "pong":
-                times.append((time.perf_counter() - sent[len(times)]) * 1000)
-        await sender
-    return times
+            async def send() -> None:
+                for number in range(count):
+                    await asyncio.sleep(max(0.0, start + offset + number * every - time.perf_counter()))
+                    sent.append(time.perf_counter())
+                    await ws.send(json.dumps({"type": "ping"}))
+
+            sender = asyncio.create_task(send())
+            while len(times) < count:
+                if json.loads(await ws.recv())["type"] == "pong":
+                    times.append((time.perf_counter() - sent[len(times)]) * 1000)
+            await sender
+        return times
+
+    results = await asyncio.gather(*(one(i * PING_EVERY) for i in range(PING_SOCKETS)))
+    return [t for times in results for t in times]
 
 
 def scenario(src: Path, db: str, table: str, name: str, log_text: str, seconds: float, concurrency: int) -> str:
