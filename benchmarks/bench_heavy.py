@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -155,37 +156,42 @@ def hammer(url: str, table: str, scenario: str, log_text: str, seconds: float, c
     out.put(asyncio.run(main()))
 
 
-async def pings(ws_url: str, seconds: float) -> list[float]:
+async def pings(ws_url: str, seconds: float, before: Callable[[], None]) -> list[float]:
     """Round trips of pings sent on a schedule, one every :data:`PING_EVERY` in all, whether or not the
     previous ones were answered (a ping that waits for the last would hide how long the loop stalled).
     They go over :data:`PING_SOCKETS` connections in turn: the server closes a connection that sends more
-    than 50 frames a second, and pings held up by a stall arrive together."""
+    than 50 frames a second, and pings held up by a stall arrive together. The connections are open before
+    ``before()`` starts the hammering (a stalled server does not even finish a WebSocket handshake)."""
     from websockets.asyncio.client import connect
 
     every = PING_EVERY * PING_SOCKETS
     count = int(seconds / every)
-    start = time.perf_counter() + 0.5
+    sockets = [await connect(ws_url, max_size=None) for _ in range(PING_SOCKETS)]
+    for ws in sockets:
+        await ws.recv()  # the first state frame
+    before()
+    await asyncio.sleep(0.5)  # the hammering is under way before the pings start
+    start = time.perf_counter()
 
-    async def one(offset: float) -> list[float]:
+    async def one(ws: Any, offset: float) -> list[float]:
         sent: list[float] = []
         times: list[float] = []
-        async with connect(ws_url, max_size=None) as ws:
-            await ws.recv()  # the first state frame
 
-            async def send() -> None:
-                for number in range(count):
-                    await asyncio.sleep(max(0.0, start + offset + number * every - time.perf_counter()))
-                    sent.append(time.perf_counter())
-                    await ws.send(json.dumps({"type": "ping"}))
+        async def send() -> None:
+            for number in range(count):
+                await asyncio.sleep(max(0.0, start + offset + number * every - time.perf_counter()))
+                sent.append(time.perf_counter())
+                await ws.send(json.dumps({"type": "ping"}))
 
-            sender = asyncio.create_task(send())
-            while len(times) < count:
-                if json.loads(await ws.recv())["type"] == "pong":
-                    times.append((time.perf_counter() - sent[len(times)]) * 1000)
-            await sender
+        sender = asyncio.create_task(send())
+        while len(times) < count:
+            if json.loads(await ws.recv())["type"] == "pong":
+                times.append((time.perf_counter() - sent[len(times)]) * 1000)
+        await sender
+        await ws.close()
         return times
 
-    results = await asyncio.gather(*(one(i * PING_EVERY) for i in range(PING_SOCKETS)))
+    results = await asyncio.gather(*(one(ws, i * PING_EVERY) for i, ws in enumerate(sockets)))
     return [t for times in results for t in times]
 
 
@@ -211,11 +217,11 @@ def scenario(src: Path, db: str, table: str, name: str, log_text: str, seconds: 
         out: Any = multiprocessing.get_context("spawn").Queue()
         client = None
         if base != "idle":
-            args = (url, table, base, log_text, seconds + 1, concurrency, out)
+            args = (url, table, base, log_text, seconds + 1.5, concurrency, out)
             client = multiprocessing.get_context("spawn").Process(target=hammer, args=args)
-            client.start()
-            time.sleep(0.5)  # the hammering is under way before the pings start
-        times = asyncio.run(pings(f"ws://127.0.0.1:{port}/api/tables/{waiting}/ws", seconds))
+        times = asyncio.run(
+            pings(f"ws://127.0.0.1:{port}/api/tables/{waiting}/ws", seconds, client.start if client else lambda: None)
+        )
         statuses = out.get(timeout=300) if client is not None else {}
         if client is not None:
             client.join()
