@@ -202,7 +202,7 @@ class HeavyWork:
     def close(self) -> None:
         """Stop the worker processes (the app's shutdown calls it); a later miss starts new ones."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)  # joined: no worker outlives the server
             self._pool = None
 
     def _worker_threads(self) -> anyio.CapacityLimiter:
