@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import os
 import threading
 from collections.abc import Iterator
@@ -143,3 +144,22 @@ def test_heavy_computations_are_limited_per_client(long_log: EventLog) -> None:
             assert client.post("/api/web/replay", content=long_log.to_jsonl()).status_code == 200
             assert client.get(f"{base}/log").status_code == 200
         assert client.get(base).status_code == 200 and client.get("/healthz").status_code == 200
+
+
+def die_in_a_worker_process() -> dict[str, bool]:
+    """Kills the process it runs in unless that is the test's own (a worker that dies, or cannot start)."""
+    if multiprocessing.parent_process() is not None:
+        os._exit(1)
+    return {"computed": True}
+
+
+def test_worker_processes_that_fail_fall_back_to_threads() -> None:
+    """A pool whose worker dies (or cannot start: spawn re-imports the main module) is not a 500 for every
+    request from then on: that computation and the later ones run in threads."""
+
+    async def main() -> None:
+        work = HeavyWork(processes=True)
+        assert await work.answer("x", "log", None, die_in_a_worker_process) == b'{"computed":true}'
+        assert not work.processes and await work.answer("y", "log", None, os.getpid) == str(os.getpid()).encode()
+
+    asyncio.run(main())

@@ -28,10 +28,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import multiprocessing
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 import anyio
@@ -42,6 +44,7 @@ from dicepoker.core.types import JSON
 from dicepoker.server.errors import NotFound, ServiceError
 from dicepoker.server.ratelimit import RateLimiter
 
+logger = logging.getLogger("dicepoker.server.offload")
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 """Cached answers and logs in all: a long Hold'em game's replay is a few megabytes."""
 MAX_CACHE_ENTRIES = 1024
@@ -180,11 +183,7 @@ class HeavyWork:
 
     async def _compute(self, key: Hashable, kind: str, build: Callable[..., JSON], args: tuple[Any, ...]) -> bytes:
         try:
-            if self.processes:
-                loop = asyncio.get_running_loop()
-                status, value = await loop.run_in_executor(self._worker_processes(), run_build, build, args)
-            else:
-                status, value = await anyio.to_thread.run_sync(run_build, build, args, limiter=self._worker_threads())
+            status, value = await self._run(build, args)
             self.computed[kind] += 1
             if status != 200:  # not cached: an error is cheap to find again, and the budget limits it
                 raise HTTPException(status, value.decode())
@@ -192,6 +191,19 @@ class HeavyWork:
             return value
         finally:
             del self._pending[key]
+
+    async def _run(self, build: Callable[..., JSON], args: tuple[Any, ...]) -> tuple[int, bytes]:
+        if self.processes:
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(self._worker_processes(), run_build, build, args)
+            except BrokenProcessPool:
+                # A worker died, or none can start (spawn re-imports the main module: a server started
+                # from a script on stdin has none to import). Threads from now on, rather than a 500 each.
+                logger.warning("heavy work: the worker processes failed; computing in threads from now on")
+                self.close()
+                self.processes = False
+        return await anyio.to_thread.run_sync(run_build, build, args, limiter=self._worker_threads())
 
     def _worker_processes(self) -> ProcessPoolExecutor:
         if self._pool is None:
