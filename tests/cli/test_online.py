@@ -74,8 +74,10 @@ def leave(child: pexpect.spawn, status: int = 0) -> None:
 
 def test_a_whole_scorecard_game_against_the_servers_bot(server: ServerProcess) -> None:
     table_id = new_table(server, "scorecard", ["open", "bot:greedy"])
+    published = httpx.get(f"{server.url}/api/tables/{table_id}").json()["commitment"]
     child = spawn("play", "scorecard", "--server", server.url, "--table", table_id, "--name", "ann")
     child.expect(f"Table {table_id} on {server.url}: you are seat 1")
+    child.expect(f"Dice commitment: {published}")  # issue 19 §9: kept from the join answer
     child.expect("You vs Greedy bot")
     for box in range(1, 14):
         child.expect(r"— roll> $")
@@ -89,6 +91,7 @@ def test_a_whole_scorecard_game_against_the_servers_bot(server: ServerProcess) -
             child.expect(r"Greedy bot: scores")  # the server's bot played its round meanwhile
     child.expect("Game over")
     child.expect(f"/api/tables/{table_id}/log")
+    child.expect("Dice verified: all")  # checked against the commitment kept from the join
     leave(child)
     finished_log_checks(server, table_id)
     log = read_log(httpx.get(f"{server.url}/api/tables/{table_id}/log").text)

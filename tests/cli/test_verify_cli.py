@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -155,3 +156,79 @@ def test_a_log_that_stops_replaying_exits_2(tmp_path: Path) -> None:
     result = run(path)
     assert result.exit_code == 2, result.output
     assert f"replay stopped: event {player + 1}" in result.output
+
+
+def fair_game_from(seed: bytes) -> EventLog:
+    """A finished scorecard game whose dice come from ``seed``, carrying that seed's own commitment."""
+    match = Match(create("scorecard", players=2), rng=FairRandom(seed, CLIENTS))
+    choose = Random(9)
+    while not match.state.is_terminal:
+        seat = match.state.to_act[0]
+        legal = match.state.legal_actions(seat)
+        match.act(legal[choose.randrange(len(legal))], seat)
+    return replace(match.log, fairness=fairness_header(seed, CLIENTS, commitment(seed)))
+
+
+def test_a_log_cut_short_is_not_fair_issue_19(tmp_path: Path) -> None:
+    """Issue 19 §9: every die of a log cut short matches, but the game is not over: not verified (exit 2)."""
+    log = fair_game("scorecard")
+    path = tmp_path / "game.jsonl"
+    for keep in (len(log.events) - 1, len(log.events) // 2, 0):
+        path.write_text(replace(log, events=log.events[:keep]).to_jsonl())
+        result = run(path)
+        assert result.exit_code == 2, result.output
+        assert "cut short" in result.output and "NOT verified" in result.output
+        assert "fair:" not in result.output
+    path.write_text(replace(log, events=log.events[:-1]).to_jsonl())
+    report = json.loads(run(path, "--json").output)
+    assert report["ok"] is False and report["finished"] is False and "cut short" in report["end_problem"]
+
+
+def test_a_changed_move_is_said_not_to_be_covered_issue_19(tmp_path: Path) -> None:
+    """Issue 19 §9: a changed decision that stays legal draws the same dice: the verdict says moves are not
+    covered and shows the replayed result; one that no longer replays to the end is not verified."""
+    log = fair_game("scorecard")
+    original = replay(log)[-1].result().to_json()
+    scored = [i for i, e in enumerate(log.events) if e.seat == 0 and e.action.startswith("score")]
+    changed: EventLog | None = None
+    for first, second in itertools.combinations(scored, 2):  # two boxes of one card, swapped: still legal
+        events = list(log.events)
+        events[first], events[second] = log.events[second], log.events[first]
+        candidate = replace(log, events=tuple(events))
+        try:
+            final = replay(candidate)[-1]
+        except CorruptLog:
+            continue
+        if final.is_terminal and final.result().to_json() != original:
+            changed = candidate
+            break
+    assert changed is not None
+    path = tmp_path / "game.jsonl"
+    path.write_text(changed.to_jsonl())
+    output = " ".join(run(path).output.split())  # the console wraps long lines
+    assert "moves are not covered" in output and "replayed result:" in output
+    report = json.loads(run(path, "--json").output)
+    assert report["result"] != original and "moves are not covered" in report["covers"]
+
+
+def test_a_reseeded_log_fails_against_the_commitment_seen_issue_19(tmp_path: Path) -> None:
+    """Issue 19 §9: a log re-rolled from another seed with that seed's own commitment verifies against
+    itself; against the commitment the player was shown (``--commitment``) it fails."""
+    shown = commitment(SEED)
+    reseeded = fair_game_from(bytes.fromhex("ab" * 32))
+    path = tmp_path / "game.jsonl"
+    path.write_text(reseeded.to_jsonl())
+    alone = run(path)
+    assert alone.exit_code == 0 and "not compared" in alone.output and "--commitment" in alone.output
+    result = run(path, "--commitment", shown)
+    assert result.exit_code == 1, result.output
+    output = " ".join(result.output.split())
+    assert f"you were shown {shown}" in output and "NOT verified" in output
+    report = json.loads(run(path, "--json", "--commitment", shown).output)
+    assert report["seen_commitment_ok"] is False and report["ok"] is False
+
+    honest = tmp_path / "honest.jsonl"
+    honest.write_text(fair_game_from(SEED).to_jsonl())
+    result = run(honest, "--commitment", shown.upper())
+    assert result.exit_code == 0, result.output
+    assert "it is the commitment you were shown" in result.output

@@ -180,6 +180,7 @@ def test_http_routes_answer_with_reasons(live: Live) -> None:
     assert client.post(f"/api/tables/{table_id}/rematch").status_code == 409
     play = client.post("/api/play-now", json={"game": "holdem", "name": "ann"}).json()
     assert {"id", "seat", "token"} <= set(play) and play["name"] == "ann" and play["mixed_scripts"] is False
+    assert "commitment" in play  # issue 19 §9: the commitment to keep
     assert token != play["token"]
     metrics = client.get("/metrics").text
     assert "dicepoker_tables" in metrics and "dicepoker_action_latency_seconds_bucket" in metrics

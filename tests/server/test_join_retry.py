@@ -55,6 +55,24 @@ def test_play_now_sent_again_with_its_key_finds_the_seat_it_took() -> None:
     run(main())
 
 
+def test_join_and_play_now_answer_the_tables_commitment_issue_19() -> None:
+    """Issue 19 §9: a player who joins (not only whoever created the table) is given the commitment to keep."""
+
+    async def main() -> None:
+        service = new_service(MemoryStorage(), FakeClock())
+        await service.start(scheduler=False)
+        created = await service.create_table("scorecard", {}, ["open", "open"], None)
+        joined = await service.join(str(created["id"]), 0, "ann", client_key=KEY)
+        assert joined["commitment"] == created["commitment"]
+        assert (await service.join(str(created["id"]), 0, "ann", client_key=KEY))["commitment"] == created["commitment"]
+        first = await service.play_now("scorecard", "bob", client_key="b" * 24)
+        again = await service.play_now("scorecard", "bob", client_key="b" * 24)
+        summary = await service.summary(str(first["id"]))
+        assert first["commitment"] == again["commitment"] == summary["commitment"]
+
+    run(main())
+
+
 @pytest.fixture(scope="module")
 def live() -> Iterator[Live]:
     with live_server() as server:

@@ -24,8 +24,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dicepoker.client import ActionRejected, ConnectionLost, StateFrame, SyncClient, SyncTable
-from dicepoker.core.errors import ConfigError, IllegalAction
+from dicepoker.core.errors import ConfigError, DicePokerError, IllegalAction
 from dicepoker.core.game import Game
+from dicepoker.core.log import EventLog
 from dicepoker.core.types import JSON, Ending, Result, Seat, View
 from dicepoker.games.board.view import BoardView
 from dicepoker.games.holdem.view import HoldemView
@@ -68,6 +69,8 @@ class RemoteTable:
         clock = summary.get("clock")
         self.clock = float(clock) if isinstance(clock, (int, float)) else None
         """The table's seconds per decision (shown by the screen's introduction)."""
+        self.commitment: str | None = None
+        """The dice commitment the join answered, kept to check the log when the game ends (issue 19 §9)."""
 
     @property
     def _frame(self) -> StateFrame:
@@ -233,7 +236,9 @@ def connect(server: str, game: str, table: str | None, name: str | None) -> tupl
             seated = client.join(table, int(open_seats[0]), player)
         summary = client.summary(seated.table)
         connection = client.table(seated.table, seated.token)
-        return RemoteTable(client, connection, summary, token=seated.token), summary
+        remote = RemoteTable(client, connection, summary, token=seated.token)
+        remote.commitment = seated.commitment
+        return remote, summary
     except BaseException:
         client.close()
         raise
@@ -268,6 +273,8 @@ def play_online(
     me = remote.seat
     assert me is not None
     console.print(f"Table {summary['id']} on {server}: you are seat {me + 1}.", markup=False)
+    if remote.commitment is not None:
+        console.print(f"Dice commitment: {remote.commitment} (kept to check the dice at the end).", markup=False)
     if remote.status == "waiting":
         console.print("Waiting for the other players (a play-now table seats bots after a while)…", markup=False)
         remote.wait_until_started()
@@ -290,7 +297,36 @@ def play_online(
     )
     status = loop.run()
     console.print(f"The game's log: {server.rstrip('/')}/api/tables/{summary['id']}/log", markup=False)
+    if remote.status == "finished":
+        checker = SyncClient(server)  # the play loop closed the table's own client
+        try:
+            console.print(check_dice(checker, str(summary["id"]), remote.commitment), markup=False)
+        finally:
+            checker.close()
     return status
+
+
+def check_dice(client: SyncClient, table: str, kept: str | None) -> str:
+    """The finished table's log checked die by die against the commitment kept from the join: one line."""
+    from dicepoker.client import check_commitment
+    from dicepoker.games.history.format import is_history, read_history
+    from dicepoker.server.tables.fairness import verify_log
+
+    if kept is None:
+        return "Dice not checked: the server's join answer carried no commitment."
+    try:
+        text = client.log(table)
+        commitment = check_commitment(text, kept)
+        if not commitment.ok:
+            return f"Dice NOT verified: {commitment.problem}."
+        report = verify_log(read_history(text) if is_history(text) else EventLog.from_jsonl(text), seen_commitment=kept)
+    except DicePokerError as exc:
+        return f"Dice not checked: {exc}"
+    if not report.ok:
+        return f"Dice NOT verified: run dicepoker verify on the log with --commitment {kept} to see why."
+    return (
+        f"Dice verified: all {len(report.checks)} rolls came from the seed committed to before the game ({kept[:16]}…)."
+    )
 
 
 def _bot_names(kinds: list[str | None]) -> list[str]:

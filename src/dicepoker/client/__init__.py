@@ -16,6 +16,7 @@ from dicepoker.client.connection import (
     TableConnection,
     ws_url,
 )
+from dicepoker.client.fairness import CommitmentCheck, check_commitment, check_table
 from dicepoker.client.play import Chooser, play_seat, random_chooser
 from dicepoker.client.protocol import (
     AckFrame,
@@ -38,6 +39,7 @@ __all__ = [
     "ActionRejected",
     "Chooser",
     "Clock",
+    "CommitmentCheck",
     "ConnectionLost",
     "Created",
     "ErrorFrame",
@@ -55,6 +57,8 @@ __all__ = [
     "SyncTable",
     "TableConnection",
     "action_frame",
+    "check_commitment",
+    "check_table",
     "parse_frame",
     "play_seat",
     "random_chooser",

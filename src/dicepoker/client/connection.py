@@ -107,6 +107,8 @@ class Seated:
     table: str
     seat: Seat
     token: str
+    commitment: str | None = None
+    """The table's dice commitment, published before any die: keep it to check the log (:mod:`.fairness`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +192,7 @@ class ServerClient:
         body: dict[str, JSON] = {"seat": seat, "name": name, "client_seed": client_seed}
         data = await self._seat_request(f"/api/tables/{quote(table, safe='')}/join", body, client_key)
         seated = read_answer(SeatTaken, data)
-        return Seated(table, seated.seat, seated.token)
+        return Seated(table, seated.seat, seated.token, seated.commitment)
 
     async def play_now(
         self, game: str, name: str, client_seed: str | None = None, *, client_key: str | None = None
@@ -198,7 +200,7 @@ class ServerClient:
         """A seat at the next play-now table of ``game``; retried like :meth:`join`."""
         body: dict[str, JSON] = {"game": game, "name": name, "client_seed": client_seed}
         seated = read_answer(PlayNowSeat, await self._seat_request("/api/play-now", body, client_key))
-        return Seated(seated.id, seated.seat, seated.token)
+        return Seated(seated.id, seated.seat, seated.token, seated.commitment)
 
     async def _seat_request(self, path: str, body: dict[str, JSON], client_key: str | None) -> Any:
         body["client_key"] = client_key or secrets.token_urlsafe(24)

@@ -99,6 +99,9 @@ class SeatTaken(BaseModel):
     """Your name as the table shows it: normalised (NFKC, spaces folded; see Names), ``null`` if you gave none."""
     mixed_scripts: bool = False
     """True when the name mixes scripts that look alike (Latin with Cyrillic, say): shown with a marker."""
+    commitment: StrictStr | None = None
+    """The table's commitment, SHA-256 of its secret seed, published before any die: keep it and verify the log
+    against it when the game is over (see Fair dice). ``null`` from servers older than this field."""
 
 
 class PlayNowSeat(SeatTaken):

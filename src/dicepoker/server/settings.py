@@ -31,7 +31,17 @@ class Settings:
     max_frame: int = 16 * 1024
     """Largest WebSocket text frame read (bytes); larger ones are an error."""
     max_body: int = 64 * 1024
-    """Largest HTTP request body."""
+    """Largest HTTP request body (but for the log uploads of the browser's replays: ``max_log_upload``)."""
+    max_log_upload: int = 4 * 1024 * 1024
+    """Largest log or hand history uploaded to ``/api/web/replay``, ``/review`` and ``/verify`` (their body
+    limit instead of ``max_body``; the routes themselves never read more than 4 MiB)."""
+    heavy_processes: bool = True
+    """Compute replays, verifications, reviews and hand histories in worker processes (started on the first
+    one), so that they never hold the GIL the event loop needs; ``False``: worker threads."""
+    heavy_rate_limit: int | None = 120
+    """Replays, verifications, reviews, hand histories and finished logs *computed* a minute per client
+    address (each replays a whole game in a worker, or reads a log from the database); answers from
+    the cache are not counted. ``None``: no limit."""
     max_bad_frames: int = 20
     """Malformed frames tolerated on one connection before it is closed (1008)."""
     max_frames_per_second: int = 50

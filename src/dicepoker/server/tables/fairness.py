@@ -37,6 +37,14 @@ Scheme ``hmac-sha256-v1``, precisely enough to reimplement it elsewhere:
    ``fairness`` record. Anyone then checks ``SHA-256(server_seed) == commitment`` and replays the log:
    :func:`verify_log` (``dicepoker verify LOG``) draws each chance outcome from the state before it and
    compares it with the logged one.
+9. **What it proves, and what not.** The check is worth only as much as the commitment it starts from: a
+   log re-rolled from another seed carries that seed's own commitment and verifies against itself. Clients
+   therefore keep the commitment they were shown before the first die (``POST /api/tables``, the join and
+   play-now answers) and verify against it (``verify_log(log, seen_commitment=...)``,
+   ``dicepoker verify --commitment HEX``). Only the dice are covered: the players' moves are the log's word
+   (nobody signs them); the verifier checks that they are legal and replay to the end of the game, so a log
+   cut short or with a move that no longer applies fails, but a changed decision that stays legal and
+   draws the same dice does not. Compare the replayed result with the one you saw at the table.
 
 A restored table continues the stream exactly with ``FairRandom(seed, client_seeds, counter=n)``, ``n`` being
 the :attr:`FairRandom.counter` saved with the table.
@@ -306,10 +314,35 @@ class VerifyReport:
     """Blocks of the stream the replay used (the table's final counter)."""
     error: str | None = None
     """Set when the replay stopped early: a logged action that does not apply."""
+    seen_commitment: str | None = None
+    """The commitment the player was shown when the table was created or joined, if given: the log's and
+    the revealed seed's must both be this one (a log re-rolled from another seed has its own)."""
+    finished: bool = True
+    """Whether the logged moves replay to the end of the game (a revealed seed means the game ended)."""
+    result: JSON = None
+    """The replayed game's result (winners, scores), to compare with the one seen at the table."""
 
     @property
     def commitment_ok(self) -> bool:
-        return hmac.compare_digest(self.commitment.lower().encode(), self.computed_commitment.encode())
+        """The revealed seed hashes to the log's commitment and, if given, that is the one the player saw."""
+        matches = hmac.compare_digest(self.commitment.lower().encode(), self.computed_commitment.encode())
+        return matches and self.seen_commitment_ok is not False
+
+    @property
+    def seen_commitment_ok(self) -> bool | None:
+        """Whether the log's commitment is the one the player saw; ``None`` when none was given."""
+        if self.seen_commitment is None:
+            return None
+        return hmac.compare_digest(self.seen_commitment.strip().lower().encode(), self.commitment.lower().encode())
+
+    @property
+    def end_problem(self) -> str | None:
+        """Why the log does not replay to the end of the game (cut short, or a move that does not apply)."""
+        if self.error is not None:
+            return self.error
+        if not self.finished:
+            return "the game is not over at the log's last event: the log was cut short"
+        return None
 
     @property
     def mismatches(self) -> tuple[ChanceCheck, ...]:
@@ -317,7 +350,8 @@ class VerifyReport:
 
     @property
     def ok(self) -> bool:
-        return self.commitment_ok and self.error is None and not self.mismatches
+        """The dice are fair (moves are not covered: see :data:`MOVES_NOT_COVERED`)."""
+        return self.commitment_ok and self.end_problem is None and not self.mismatches
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -325,12 +359,25 @@ class VerifyReport:
             "commitment": self.commitment,
             "computed_commitment": self.computed_commitment,
             "commitment_ok": self.commitment_ok,
+            "seen_commitment": self.seen_commitment,
+            "seen_commitment_ok": self.seen_commitment_ok,
             "client_seeds": list(self.client_seeds),
             "draws": self.draws,
             "checks": [check.to_json() for check in self.checks],
             "error": self.error,
+            "finished": self.finished,
+            "end_problem": self.end_problem,
+            "result": self.result,
+            "covers": MOVES_NOT_COVERED,
             "ok": self.ok,
         }
+
+
+MOVES_NOT_COVERED = (
+    "only the dice are checked against the seeds; the players' moves are not covered (they are checked to be"
+    " legal and to replay to the end of the game): compare the result with the one you saw at the table"
+)
+"""What a verification proves and what not, said with every verdict (module docstring, step 9)."""
 
 
 def revealed_rng(fairness: Mapping[str, JSON] | None) -> FairRandom:
@@ -355,8 +402,12 @@ def revealed_rng(fairness: Mapping[str, JSON] | None) -> FairRandom:
         raise CannotVerify(f"bad fairness record: {exc}") from None
 
 
-def verify_log(log: EventLog) -> VerifyReport:
+def verify_log(log: EventLog, *, seen_commitment: str | None = None) -> VerifyReport:
     """Recompute the commitment and every chance outcome of ``log`` from its revealed server seed.
+
+    ``seen_commitment``: the commitment the player was shown before the first die; without it the log is
+    only checked against its own commitment, which a log re-rolled from another seed passes.
+    The logged moves must replay to the end of the game (:attr:`VerifyReport.finished`).
 
     Each chance event's outcome is drawn with ``state.sample_chance`` from the state before it and compared
     with the logged one; the *logged* action is applied to go on, so every mismatching die is reported, not
@@ -373,7 +424,9 @@ def verify_log(log: EventLog) -> VerifyReport:
         game = create(log.game, **log.config)
     except DicePokerError as exc:
         raise CorruptLog(f"log header has a bad config: {exc}") from exc
-    checks, error = _replay_chance(game.initial_state(), game.parse_action, log, rng)
+    if seen_commitment is not None and not isinstance(seen_commitment, str):
+        raise FairnessError("the commitment seen is a hex string")
+    checks, error, final = _replay_chance(game.initial_state(), game.parse_action, log, rng)
     return VerifyReport(
         scheme=SCHEME,
         commitment=str(log.fairness["commitment"]),
@@ -382,12 +435,15 @@ def verify_log(log: EventLog) -> VerifyReport:
         checks=tuple(checks),
         draws=rng.counter,
         error=error,
+        seen_commitment=seen_commitment,
+        finished=error is None and final.is_terminal,
+        result=final.result().to_json() if error is None and final.is_terminal else None,
     )
 
 
 def _replay_chance(
     state: State, parse: Callable[[str], Action], log: EventLog, rng: FairRandom
-) -> tuple[list[ChanceCheck], str | None]:
+) -> tuple[list[ChanceCheck], str | None, State]:
     checks: list[ChanceCheck] = []
     for index, event in enumerate(log.events, start=1):
         try:
@@ -398,8 +454,8 @@ def _replay_chance(
                 checks.append(ChanceCheck(index, str(expected), event.action, ok))
             state = state.apply(action, event.seat)
         except DicePokerError as exc:
-            return checks, f"event {index} ({event.action!r} by {_who(event.seat)}) does not apply: {exc}"
-    return checks, None
+            return checks, f"event {index} ({event.action!r} by {_who(event.seat)}) does not apply: {exc}", state
+    return checks, None, state
 
 
 def _who(seat: int | None) -> str:
@@ -407,6 +463,7 @@ def _who(seat: int | None) -> str:
 
 
 __all__ = [
+    "MOVES_NOT_COVERED",
     "SCHEME",
     "CannotVerify",
     "ChanceCheck",

@@ -364,7 +364,8 @@ class TableService:
     async def join(
         self, table_id: str, seat: int, name: str, client_seed: str | None = None, *, client_key: str | None = None
     ) -> dict[str, JSON]:
-        """Take an open seat: ``{"seat", "token"}``. The token (128 bits) is shown once and stored hashed.
+        """Take an open seat: ``{"seat", "token", "commitment"}``. The token (128 bits) is shown once and stored
+        hashed; the commitment is the table's (issue 19 §9: players keep it to verify the dice against).
         With a ``client_key`` the token is derived from it (:func:`~.table.keyed_token`), and the same join
         sent again, its answer lost, is answered again: the same seat and token, not 409.
         The name is checked and normalised (:mod:`.names`): a bad one is :class:`Invalid`, and the answer
@@ -390,7 +391,7 @@ class TableService:
             token = secrets.token_hex(16) if client_key is None else keyed_token(client_key, table_id, seat)
             if client_key is not None and seats[seat].token_hash == token_hash(token):
                 log_event(logger, "join repeated", table=table_id, seat=seat)
-                return {"seat": seat, "token": token}  # this very join, sent again: answered again
+                return {"seat": seat, "token": token, "commitment": table.record.commitment}  # sent again
             if table.status != WAITING or seats[seat].kind != "open":
                 raise Conflict(f"seat {seat} is taken")
             before = seats[seat]
@@ -409,7 +410,8 @@ class TableService:
             if not started:
                 self.dealer.after_change(table)
                 await self.dealer.publish(table)
-        return {"seat": seat, "token": token}
+        # The commitment again (issue 19 §9): a player who joins keeps the one published before any die.
+        return {"seat": seat, "token": token, "commitment": table.record.commitment}
 
     async def play_now(
         self, game: str, name: str, client_seed: str | None = None, *, client_key: str | None = None
@@ -429,7 +431,14 @@ class TableService:
                     kept = record.seats[seat].name
                     token = keyed_token(client_key, record.id, seat)
                     marked = names.mixed_scripts(kept)
-                    return {"id": record.id, "seat": seat, "token": token, "name": kept, "mixed_scripts": marked}
+                    return {
+                        "id": record.id,
+                        "seat": seat,
+                        "token": token,
+                        "name": kept,
+                        "mixed_scripts": marked,
+                        "commitment": record.commitment,
+                    }
         for _ in range(RETRIES):
             for table in await self._open_play_now(game):
                 seat = next((i for i, s in enumerate(table.record.seats) if s.kind == "open"), None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -31,9 +31,10 @@ from dicepoker.server.storage.records import MemoryStorage, Storage
 from dicepoker.server.tables import leaving
 from dicepoker.server.tables.pubsub import InProcessPubSub
 from dicepoker.server.tables.service import DEFAULT, MAX_PAGE, TableService
-from dicepoker.server.transport import warmup, web_routes
+from dicepoker.server.transport import replay_routes, warmup, web_routes
 from dicepoker.server.transport.metrics import ServerMetrics
 from dicepoker.server.transport.models import CreateTable, Join, Leave, PlayNow
+from dicepoker.server.transport.offload import HeavyWork
 from dicepoker.server.transport.ratelimit import LocalRateLimiter, RateLimit, RateLimiter
 from dicepoker.server.transport.security import protect
 from dicepoker.server.transport.ws import serve_socket
@@ -51,19 +52,27 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
 class BodyLimit:
-    """Refuse HTTP bodies above ``limit`` bytes with 413, whether announced or streamed."""
+    """Refuse HTTP bodies above ``limit`` bytes with 413, whether announced or streamed; the paths in
+    ``per_path`` (log uploads) have their own limit."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], limit: int) -> None:
+    def __init__(
+        self,
+        app: Callable[[Scope, Receive, Send], Awaitable[None]],
+        limit: int,
+        per_path: Mapping[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.per_path = dict(per_path or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.per_path.get(scope.get("path", ""), self.limit)
         for name, value in scope.get("headers", ()):
-            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                await _too_large(self.limit, send)
+            if name == b"content-length" and (not value.isdigit() or int(value) > limit):
+                await _too_large(limit, send)
                 return
         seen = 0
         exceeded = started = False
@@ -72,7 +81,7 @@ class BodyLimit:
             nonlocal seen, exceeded
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.limit:
+            if seen > limit:
                 exceeded = True
                 raise _TooLarge
             return message
@@ -87,7 +96,7 @@ class BodyLimit:
         with contextlib.suppress(_TooLarge):
             await self.app(scope, limited, answer)
         if exceeded and not started:  # a streamed (chunked) body over the limit
-            await _too_large(self.limit, send)
+            await _too_large(limit, send)
 
 
 class _TooLarge(Exception):
@@ -133,6 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.start(scheduler=settings.scheduler)
             yield
         finally:
+            heavy_work.close()
             await service.stop()
             await storage.close()
             await pubsub.close()
@@ -142,6 +152,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.service = service
     app.state.settings = settings
     app.state.metrics = metrics
+    heavy_work = HeavyWork(limiter=limiter, limit=settings.heavy_rate_limit, processes=settings.heavy_processes)
+    app.state.heavy_work = heavy_work
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -149,18 +161,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_methods=["GET", "POST"],
             allow_headers=["content-type"],
         )
-    app.add_middleware(BodyLimit, limit=settings.max_body)
+    uploads = dict.fromkeys(web_routes.UPLOAD_PATHS, settings.max_log_upload)
+    app.add_middleware(BodyLimit, limit=settings.max_body, per_path=uploads)
     if settings.rate_limit is not None:
         app.add_middleware(RateLimit, limiter=limiter, limit=settings.rate_limit)
     protect(app, settings)  # outermost: Host check, security headers, WebSockets per client (issue 19)
     _errors(app)
-    _routes(app, service, metrics)
+    _routes(app, service, metrics, heavy_work)
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
         await serve_socket(websocket, table_id, token, service=service, settings=settings, metrics=metrics)
 
     app.include_router(web_routes.router)
+    app.include_router(replay_routes.router)
     if (WEB_DIR / "index.html").exists():
         # follow_symlink: in a source checkout web/rules.md links to docs/RULES.md (one rules text); a wheel has a copy.
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True, follow_symlink=True), name="web")
@@ -210,7 +224,7 @@ def _errors(app: FastAPI) -> None:
         return JSONResponse({"detail": "internal error"}, status_code=500)
 
 
-def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics) -> None:
+def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics, heavy_work: HeavyWork) -> None:
     @app.get("/healthz")
     async def healthz() -> dict[str, JSON]:
         found: dict[str, JSON] = {"status": "ok"}
@@ -267,7 +281,10 @@ def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics) -> None
         return await service.rematch(table_id)
 
     @app.get("/api/tables/{table_id}/log", response_class=PlainTextResponse)
-    async def log(table_id: TableId, format: Literal["log", "history"] = "log") -> Response:
+    async def log(request: Request, table_id: TableId, format: Literal["log", "history"] = "log") -> Response:
+        # Cached (a finished log never changes); the hand history is written in a worker thread.
+        client = request.client.host if request.client else None
+        text = await heavy_work.finished_log(service, table_id, history=format == "history", client=client)
         if format == "history":
-            return PlainTextResponse(await service.log_text(table_id, history=True))
-        return Response(await service.log_text(table_id), media_type="application/x-ndjson")
+            return PlainTextResponse(text)
+        return Response(text, media_type="application/x-ndjson")

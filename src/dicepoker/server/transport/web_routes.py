@@ -1,8 +1,9 @@
 """The browser client's extra endpoints (``/api/web/...``): hints, hand names, replays, reviews, verification.
 
 The public protocol (``/api/tables`` and the WebSocket) is the server's; these routes only answer questions
-about positions and logs the browser already holds (a card and its dice, a downloaded log), so they are
-stateless and never touch a table. The page never computes rules or scores itself: it asks here.
+about positions and logs the browser already holds (a card and its dice, an uploaded log), so they are
+stateless and never touch a table. The page never computes rules or scores itself: it asks here. A finished
+table's replay, verification and review are served by id (:mod:`.replay_routes`), from the same builders.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from dicepoker.analysis.scorecard_solver import Strategy, load_strategy
@@ -27,12 +28,15 @@ from dicepoker.games.history.format import is_history, read_history
 from dicepoker.games.holdem.view import dice_from_json
 from dicepoker.games.scorecard import Score, ScorecardGame
 from dicepoker.games.scorecard.rules import default_category
-from dicepoker.server.tables.fairness import verify_log
+from dicepoker.server.tables.fairness import MOVES_NOT_COVERED, verify_log
+from dicepoker.server.transport.offload import DEFAULT_WORK, HeavyWork
 
 router = APIRouter(prefix="/api/web", tags=["web"])
 
 MAX_LOG_BYTES = 4 * 1024 * 1024
-"""A log or hand history uploaded for a replay: a long Hold'em game is a few hundred kilobytes."""
+"""A log or hand history uploaded for a replay: a long Hold'em game is a few hundred kilobytes. The app's
+body limit gives these routes (:data:`UPLOAD_PATHS`) this limit instead of its own, smaller one."""
+UPLOAD_PATHS = ("/api/web/replay", "/api/web/review", "/api/web/verify")
 MAX_REPLAY_EVENTS = 20_000
 
 
@@ -206,10 +210,9 @@ def _fairness_record(text: str) -> JSON:
     return fairness
 
 
-@router.post("/replay")
-async def replay(request: Request, seat: Annotated[int | None, Query(ge=0, le=11)] = None) -> dict[str, JSON]:
-    """Every position of a logged game as ``seat`` saw it (no seat: a spectator), for stepping through."""
-    text = await _read_text(request)
+def replay_answer(text: str, seat: int | None) -> dict[str, JSON]:
+    """Every position of a logged game as ``seat`` saw it (no seat: a spectator). Heavy: run it in a worker
+    thread through :class:`~.offload.HeavyWork`, as the routes do."""
     log = _parse_log(text)
     try:
         states = registry.replay(log)
@@ -245,10 +248,9 @@ async def replay(request: Request, seat: Annotated[int | None, Query(ge=0, le=11
     }
 
 
-@router.post("/review")
-async def review(request: Request) -> dict[str, JSON]:
+def review_answer(text: str) -> dict[str, JSON]:
     """The scorecard post-game review: each decision's expected points lost against optimal play."""
-    log = _parse_log(await _read_text(request))
+    log = _parse_log(text)
     if log.game != "scorecard":
         raise HTTPException(422, f"reviews are for scorecard games, not {log.game!r}")
     try:
@@ -260,23 +262,75 @@ async def review(request: Request) -> dict[str, JSON]:
     return {"decisions": list(decisions), "lost": list(lost)}
 
 
-@router.post("/verify")
-async def verify(request: Request) -> dict[str, JSON]:
-    """Recompute the commitment and every die of a log from its revealed seeds (the fairness record)."""
-    text = await _read_text(request)
+def verify_answer(text: str, seen_commitment: str | None = None) -> dict[str, JSON]:
+    """Recompute the commitment and every die of a log from its revealed seeds (the fairness record);
+    ``seen_commitment``: the one the player was shown at the table, which the log must carry (issue 19 §9)."""
     log = _parse_log(text)
     if _fairness_record(text) is None:
         return {"ok": None, "summary": "this log has no fairness record (it was not played on a server)"}
     try:
-        report = verify_log(log)
+        report = verify_log(log, seen_commitment=seen_commitment)
     except DicePokerError as exc:
         return {"ok": False, "summary": f"cannot verify: {exc}"}
-    ok = report.ok
     checks = len(report.checks)
-    bad = len(report.mismatches)
-    if ok:
+    if report.ok:
         summary = f"the commitment and all {checks} chance events match the revealed seeds"
+        if seen_commitment is None:
+            summary += " (the commitment was not compared with one kept when the table was joined)"
+        else:
+            summary += ", and the commitment is the one kept when the table was joined"
     else:
-        error = report.error
-        summary = f"MISMATCH: {bad} of {checks} chance events differ" + (f"; {error}" if error else "")
-    return {"ok": ok, "summary": summary, "report": report.to_json()}
+        problems = [f"{len(report.mismatches)} of {checks} chance events differ"] if report.mismatches else []
+        if report.seen_commitment_ok is False:
+            problems.append("the log's commitment is not the one kept when the table was joined")
+        elif not report.commitment_ok:
+            problems.append("the revealed server seed does not hash to the commitment")
+        if report.end_problem is not None:
+            problems.append(report.end_problem)
+        summary = "MISMATCH: " + "; ".join(problems)
+    return {"ok": report.ok, "summary": f"{summary}. Note: {MOVES_NOT_COVERED}", "report": report.to_json()}
+
+
+def heavy_work(request: Request) -> HeavyWork:
+    """The app's cache and worker threads (a router mounted alone shares a process-wide one)."""
+    work: HeavyWork = getattr(request.app.state, "heavy_work", DEFAULT_WORK)
+    return work
+
+
+def client_of(request: Request) -> str | None:
+    """The client's address, whose budget of heavy computations a request spends."""
+    return request.client.host if request.client else None
+
+
+def json_bytes(body: bytes) -> Response:
+    return Response(body, media_type="application/json")
+
+
+Commitment = Annotated[str | None, Query(max_length=128, pattern="^[0-9A-Fa-f]*$")]
+"""The commitment a player kept from the table's creation or join (hex), to verify a log against."""
+
+
+@router.post("/replay")
+async def replay(request: Request, seat: Annotated[int | None, Query(ge=0, le=11)] = None) -> Response:
+    """Every position of a logged game as ``seat`` saw it (no seat: a spectator), for stepping through.
+    An uploaded log (up to 4 MiB); a finished table's is at ``GET /api/tables/{id}/replay``."""
+    text = await _read_text(request)
+    work, client = heavy_work(request), client_of(request)
+    return json_bytes(await work.answer("replay", text, seat, replay_answer, text, seat, client=client))
+
+
+@router.post("/review")
+async def review(request: Request) -> Response:
+    """The scorecard post-game review: each decision's expected points lost against optimal play."""
+    text = await _read_text(request)
+    work, client = heavy_work(request), client_of(request)
+    return json_bytes(await work.answer("review", text, None, review_answer, text, client=client))
+
+
+@router.post("/verify")
+async def verify(request: Request, commitment: Commitment = None) -> Response:
+    """Recompute the commitment and every die of a log from its revealed seeds (the fairness record)."""
+    text = await _read_text(request)
+    work, client = heavy_work(request), client_of(request)
+    answer = await work.answer("verify", text, commitment, verify_answer, text, commitment, client=client)
+    return json_bytes(answer)

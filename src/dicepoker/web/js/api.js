@@ -5,6 +5,7 @@ import { SERVER_FRAMES } from "./protocol.js";
 
 const SEATS_KEY = "dicepoker.seats";
 const NAME_KEY = "dicepoker.name";
+const COMMITMENTS_KEY = "dicepoker.commitments";
 
 export class ApiError extends Error {
   constructor(status, reason) {
@@ -71,10 +72,11 @@ export const api = {
   games: () => request("GET", "/api/games"),
   tables: () => request("GET", "/api/tables"),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
-  create: (spec) => request("POST", "/api/tables", spec),
-  join: (id, seat, name) => seatRequest(`/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
-  playNow: (game, name) => seatRequest("/api/play-now", { game, name }),
-  rematch: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`),
+  // Every answer that names a table's dice commitment is kept (see keepCommitment).
+  create: async (spec) => kept(await request("POST", "/api/tables", spec)),
+  join: async (id, seat, name) => kept(await seatRequest(`/api/tables/${encodeURIComponent(id)}/join`, { seat, name }), id),
+  playNow: async (game, name) => kept(await seatRequest("/api/play-now", { game, name })),
+  rematch: async (id) => kept(await request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`)),
   leave: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token }),
   log: async (id) => {
     let response;
@@ -96,10 +98,58 @@ export const api = {
   scores: (dice) => request("POST", "/api/web/scorecard/scores", { dice }),
   hint: (card, dice, rollsUsed) => request("POST", "/api/web/scorecard/hint", { card, dice, rolls_used: rollsUsed }),
   hands: (game, hands, values = []) => request("POST", "/api/web/hands", { game, hands, values }),
+  // Uploaded logs (from elsewhere): the log travels as the body, up to 4 MiB.
   replay: (text, seat) => request("POST", `/api/web/replay${seat == null ? "" : `?seat=${seat}`}`, text, true),
   review: (text) => request("POST", "/api/web/review", text, true),
-  verify: (text) => request("POST", "/api/web/verify", text, true),
+  verify: (text, commitment) => request("POST", `/api/web/verify${commitmentQuery(commitment)}`, text, true),
+  // A finished table's: the server reads its log (any length), answers from its cache.
+  replayTable: (id, seat) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay${seat == null ? "" : `?seat=${seat}`}`),
+  reviewTable: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/review`),
+  verifyTable: (id, commitment) => request("GET", `/api/tables/${encodeURIComponent(id)}/verify${commitmentQuery(commitment)}`),
 };
+
+function commitmentQuery(commitment) {
+  return commitment ? `?commitment=${encodeURIComponent(commitment)}` : "";
+}
+
+// -- dice commitments, kept from before the first die (issue 19 §9) ---------------------------------------
+// The server publishes a table's commitment when the table is created (and again in every join answer). A
+// log re-rolled from another seed would carry that seed's own commitment and verify against itself, so the
+// replay page verifies against the one kept here, never only against the log's.
+function kept(answer, tableId) {
+  if (answer && typeof answer.commitment === "string") keepCommitment(tableId || answer.id, answer.commitment);
+  return answer;
+}
+
+function allCommitments() {
+  try {
+    return JSON.parse(localStorage.getItem(COMMITMENTS_KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+export function keepCommitment(tableId, commitment) {
+  if (!tableId || !/^[0-9a-f]{64}$/i.test(commitment)) return;
+  const all = allCommitments();
+  if (all[tableId]) return; // the first one seen stays: a later answer cannot replace it
+  all[tableId] = { commitment: commitment.toLowerCase(), at: Date.now() };
+  // The 200 most recent tables: a few kilobytes of localStorage.
+  const recent = Object.entries(all).sort((a, b) => b[1].at - a[1].at).slice(0, 200);
+  localStorage.setItem(COMMITMENTS_KEY, JSON.stringify(Object.fromEntries(recent)));
+}
+
+export function keptCommitment(tableId) {
+  const entry = allCommitments()[tableId];
+  return entry ? entry.commitment : null;
+}
+
+// The table whose kept commitment this is (an uploaded log names no table), or null.
+export function tableOfCommitment(commitment) {
+  if (!commitment) return null;
+  const found = Object.entries(allCommitments()).find(([, e]) => e.commitment === String(commitment).toLowerCase());
+  return found ? found[0] : null;
+}
 
 // -- the player's name and seat tokens, kept in this browser ---------------------------------------------
 export function storedName() {

@@ -1,17 +1,37 @@
-// Replays: a finished table or an uploaded log / hand history, stepped move by move, with the fairness
-// record and a verification of every die.
+// Replays: a finished table (replayed by the server from its own copy of the log, whatever its length) or an
+// uploaded log / hand history, stepped move by move, with the fairness record and a verification of every
+// die against the commitment this browser kept when it joined the table (never only the log's own).
 import { html, useEffect, useState } from "../vendor/htm-preact.js";
-import { api } from "./api.js";
+import { api, keptCommitment, tableOfCommitment } from "./api.js";
 import { seatName } from "./lobby.js";
 import { GameView, describeEvent } from "./games/index.js";
 
-function Fairness({ record, text }) {
+// The commitment this browser kept for the log's table: by the table's id, or (an uploaded log names no
+// table) the table whose kept commitment the log carries.
+function keptFor(tableId, record) {
+  if (tableId) return { table: tableId, commitment: keptCommitment(tableId) };
+  const table = record ? tableOfCommitment(record.commitment) : null;
+  return { table, commitment: table ? keptCommitment(table) : null };
+}
+
+function KeptCommitment({ kept, record }) {
+  if (!kept.commitment) {
+    return html`<dd data-testid="kept-commitment">none kept in this browser: compare the log's with the one shown
+      when the table was created or joined (<code>dicepoker verify LOG --commitment HEX</code>)</dd>`;
+  }
+  const same = record && String(record.commitment).toLowerCase() === kept.commitment;
+  return html`<dd data-testid="kept-commitment"><code class="hash">${kept.commitment}</code>
+    <span class=${same ? "ok" : "bad"}>${same ? " ✔ the log carries it" : " ✘ the log carries another one: this is not the game you joined"}</span></dd>`;
+}
+
+function Fairness({ record, text, tableId }) {
   const [result, setResult] = useState(null);
   const [busy, setBusy] = useState(false);
+  const kept = keptFor(tableId, record);
   const verify = async () => {
     setBusy(true);
     try {
-      setResult(await api.verify(text));
+      setResult(tableId ? await api.verifyTable(tableId, kept.commitment) : await api.verify(text, kept.commitment));
     } catch (err) {
       setResult({ ok: false, summary: err.message });
     } finally {
@@ -22,7 +42,9 @@ function Fairness({ record, text }) {
     <h2 id="fair-title">Fairness record</h2>
     ${record ? html`<dl>
       <dt>Scheme</dt><dd>${record.scheme || "?"}</dd>
-      <dt>Commitment (published at the start)</dt><dd><code class="hash">${record.commitment}</code></dd>
+      <dt>Commitment in this log</dt><dd><code class="hash">${record.commitment}</code></dd>
+      <dt>Commitment kept when you joined${kept.table && !tableId ? ` table ${kept.table}` : ""}</dt>
+      <${KeptCommitment} kept=${kept} record=${record} />
       <dt>Server seed (revealed at the end)</dt><dd><code class="hash">${record.server_seed || "not revealed yet"}</code></dd>
       <dt>Client seeds</dt><dd>${(record.client_seeds || []).length ? record.client_seeds.map((s) => html`<code>${s || "—"}</code> `) : "none"}</dd>
     </dl>` : html`<p class="muted">This log has no fairness record: it was not played on a server.</p>`}
@@ -94,17 +116,17 @@ export function ReplayPage({ id }) {
   useEffect(() => {
     document.title = "dicepoker · replay";
     if (!id) return;
-    api.log(id).then(setText).catch((e) => setError(`The log of table ${id}: ${e.message}`));
     api.table(id).then((t) => setSeats(t.seats)).catch(() => {});
   }, [id]);
   useEffect(() => {
-    if (text === null) return;
+    if (!id && text === null) return;
     setError("");
-    api.replay(text, seat).then((d) => {
+    // A finished table is replayed from the server's copy of its log: no upload, so no body limit.
+    (id ? api.replayTable(id, seat) : api.replay(text, seat)).then((d) => {
       setData(d);
       setStep((s) => Math.min(s || 0, d.frames.length - 1));
-    }).catch((e) => setError(`Replay: ${e.message}`));
-  }, [text, seat]);
+    }).catch((e) => setError(id ? `The replay of table ${id}: ${e.message}` : `Replay: ${e.message}`));
+  }, [id, text, seat]);
   useEffect(() => {
     if (!playing || !data) return undefined;
     const timer = setInterval(() => setStep((s) => {
@@ -128,10 +150,10 @@ export function ReplayPage({ id }) {
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, [data]);
-  if (!text) {
+  if (!id && !text) {
     return html`<div class="replay"><h1>Replays</h1>
       ${error ? html`<p class="alert" role="alert">${error}</p>` : null}
-      ${id ? (error ? null : html`<p class="muted">Loading the log…</p>`) : html`<${Upload} onText=${(t, name) => { setText(t); setSource(name); }} />`}
+      <${Upload} onText=${(t, name) => { setText(t); setSource(name); }} />
     </div>`;
   }
   if (!data) {
@@ -175,7 +197,7 @@ export function ReplayPage({ id }) {
       <aside class="table-side">
         <section class="panel history" aria-labelledby="moves-title"><h2 id="moves-title">Moves</h2>
           <${MoveList} moves=${moves} step=${step} setStep=${setStep} /></section>
-        <${Fairness} record=${data.fairness} text=${text} />
+        <${Fairness} record=${data.fairness} text=${text} tableId=${id} />
         ${data.result ? html`<section class="panel"><h2>Result</h2><p>${data.result.reason}</p>
           <ol class="final-scores">${data.result.scores.map((sc, s) => html`<li class=${data.result.winners.includes(s) ? "winner" : ""}>
           <span>${names[s]}</span> <strong>${sc}</strong></li>`)}</ol></section>` : null}

@@ -61,7 +61,7 @@ function Review({ tableId, names }) {
   const [error, setError] = useState("");
   const load = async () => {
     try {
-      setReview(await api.review(await api.log(tableId)));
+      setReview(await api.reviewTable(tableId));
     } catch (err) {
       setError(err.message);
     }
