@@ -9,30 +9,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from dicepoker.analysis.scorecard_review import describe, review_decisions
 from dicepoker.analysis.scorecard_solver import Strategy, StrategyLoad, load_strategy
 from dicepoker.bots.base import Bot
 from dicepoker.bots.registry import create_bot
 from dicepoker.bots.scorecard import OptimalBot
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
 from dicepoker.core.log import EventLog
-from dicepoker.core.types import Action, Resign, Result, Seat, Timeout
+from dicepoker.core.types import Action, Resign, Result, Seat
 from dicepoker.dice.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, scores
-from dicepoker.games.dice_turn import DICE, Reroll, Roll, Rolled, parse_positions
+from dicepoker.games.dice_turn import DICE, Reroll, Roll, parse_positions
 from dicepoker.games.scorecard import (
     ROUNDS,
-    Card,
     Score,
     ScorecardGame,
     ScorecardView,
     card_total,
-    default_category,
     upper_total,
 )
 from dicepoker.tui.common import LineReader, TurnClock, dice_text, pick_seed
@@ -62,67 +60,6 @@ Commands (dice positions are 1 to 5, left to right):
   help               this list
   quit               leave the game (it is saved as you play when --save was given)
 Boxes: """ + ", ".join(f"{c + 1} {c.slug}" for c in Category)
-
-
-# -- judging decisions ------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One decision after a roll, judged against optimal play (expected final totals of the card)."""
-
-    seat: Seat
-    round: int
-    dice: tuple[int, ...]
-    rolls_used: int
-    chosen: Action
-    best: Action
-    loss: float
-    timed_out: bool
-
-
-def judge(strategy: Strategy, card: Card, dice: Sequence[int], rolls_used: int, chosen: Action) -> tuple[Action, float]:
-    """The optimal action here and how many expected points ``chosen`` gives up against it."""
-    values = strategy.action_values(card, tuple(dice), rolls_used)
-    best_action, best_value = values[0]
-    return best_action, best_value - dict(values)[chosen]
-
-
-def review_decisions(log: EventLog, strategy: Strategy) -> list[Decision]:
-    """Every decision made after a roll in a logged game, with its cost against optimal play.
-
-    A timeout counts as the decision the engine made for the player (SC-14): the box it filled.
-    """
-    game = ScorecardGame(**log.config)
-    state = game.initial_state()
-    decisions = []
-    for event in log.events:
-        action = game.parse_action(event.action)
-        seat = state.seat
-        card = state.cards[seat]
-        judged: tuple[tuple[int, ...], int, Action, bool] | None = None
-        if event.seat is not None and state.turn.has_rolled and isinstance(action, (Reroll, Score, Timeout)):
-            dice = state.turn.dice
-            chosen: Action = Score(default_category(card, dice)) if isinstance(action, Timeout) else action
-            judged = (dice, state.turn.rolls, chosen, isinstance(action, Timeout))
-        elif isinstance(action, Rolled) and state.auto_complete and not state.turn.has_rolled:
-            # A timeout before the first roll: the engine rolled once and scored what landed.
-            judged = (action.dice, 1, Score(default_category(card, action.dice)), True)
-        if judged is not None:
-            dice, rolls_used, chosen, timed_out = judged
-            best, loss = judge(strategy, card, dice, rolls_used, chosen)
-            round_number = sum(box is not None for box in card) + 1
-            decisions.append(Decision(seat, round_number, dice, rolls_used, chosen, best, loss, timed_out))
-        state = state.apply(action, event.seat)
-    return decisions
-
-
-def describe(action: Action, dice: Sequence[int]) -> str:
-    """An action in words of dice values (never positions): ``keep 6 6``, ``score full-house (25)``."""
-    if isinstance(action, Reroll):
-        kept = sorted(d for i, d in enumerate(dice) if i not in action.positions)
-        return f"keep {' '.join(map(str, kept))}" if kept else "re-roll all five"
-    if isinstance(action, Score):
-        return f"{action} ({scores(tuple(dice))[action.category]})"
-    return str(action)
 
 
 # -- tables -----------------------------------------------------------------------------------------
