@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from dicepoker.analysis.scorecard_solver import Strategy
 from dicepoker.core.log import EventLog
+from dicepoker.core.steps import replay_steps
 from dicepoker.core.types import JSON, Action, Seat, Timeout
 from dicepoker.dice.scoring import scores
 from dicepoker.games.dice_turn import Reroll, Rolled
-from dicepoker.games.scorecard import Card, Score, ScorecardGame, default_category
+from dicepoker.games.scorecard import Card, Score, ScorecardGame, ScorecardState, default_category
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +59,10 @@ def review_decisions(log: EventLog, strategy: Strategy) -> list[Decision]:
     A timeout counts as the decision the engine made for the player (SC-14): the box it filled. Raises
     :class:`~dicepoker.core.errors.DicePokerError` (a bad config, an unreadable or illegal event).
     """
-    game = ScorecardGame(**log.config)
-    state = game.initial_state()
     decisions = []
-    for event in log.events:
-        action = game.parse_action(event.action)
+    for step in replay_steps(ScorecardGame(**log.config), log.events):
+        event, action, state = step.event, step.action, step.before
+        assert isinstance(state, ScorecardState)
         seat = state.seat
         card = state.cards[seat]
         judged: tuple[tuple[int, ...], int, Action, bool] | None = None
@@ -78,7 +78,6 @@ def review_decisions(log: EventLog, strategy: Strategy) -> list[Decision]:
             best, loss = judge(strategy, card, dice, rolls_used, chosen)
             round_number = sum(box is not None for box in card) + 1
             decisions.append(Decision(seat, round_number, dice, rolls_used, chosen, best, loss, timed_out))
-        state = state.apply(action, event.seat)
     return decisions
 
 
