@@ -10,30 +10,21 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
-from dicepoker.cli.app import hand_app, odds_app, play_app, simulate_app
+from dicepoker.cli.app import hand_app, odds_app, simulate_app
 from dicepoker.cli.common import (
     MAX_GAMES,
-    PLAY_NOTES,
     AddressOption,
     EngineOption,
-    ForceOption,
-    NameOption,
-    ResumeOption,
-    SaveOption,
-    ServerOption,
-    TableOption,
     WorkersOption,
-    check_clock,
     console,
     make_engine,
     percent,
-    play_game,
-    play_online_if_asked,
     print_json,
     print_odds,
     user_errors,
     with_progress,
 )
+from dicepoker.cli.playing import PlayOptions, SeedOption, play_command
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import parse_dice
 
@@ -57,33 +48,17 @@ def _options(board: Path | None, **options: Any) -> dict[str, Any]:
     return chosen
 
 
-def _play(
-    name: str,
-    vs: str,
-    teams: int | None,
-    players: int | None,
-    seed: int | None,
-    board: Path | None,
-    options: dict[str, Any],
-    online: tuple[str | None, str | None, str | None],
-) -> None:
-    def start() -> int:
-        local: dict[str, object] = {"teams": teams, "players": players, "seed": seed, "board": board}
-        local.update((key, options[key]) for key in ("clock", "save", "resume"))
-        status = play_online_if_asked(name, *online, local)
-        if status is not None:
-            return status
-        from dicepoker.games.board.rules import game_for
-        from dicepoker.tui.board import play
+def _play(name: str, options: PlayOptions, vs: str, teams: int | None, players: int | None, board: Path | None) -> int:
+    from dicepoker.games.board.rules import game_for
+    from dicepoker.tui.board import play
 
-        count = players
-        if count is None:
-            listed = [n for n in vs.split(",") if n.strip()]
-            count = len(listed) if len(listed) > 1 else (teams if teams is not None else 2)
-        game = game_for(name, **_options(board, players=count, teams=teams))
-        return play(game, vs=vs, seed=seed, **options)
-
-    play_game(start, seed=seed, resume=options["resume"])
+    count = players
+    if count is None:
+        listed = [n for n in vs.split(",") if n.strip()]
+        count = len(listed) if len(listed) > 1 else (teams if teams is not None else 2)
+    game = game_for(name, **_options(board, players=count, teams=teams))
+    o = options
+    return play(game, vs=vs, seed=o.seed, clock=o.clock, save=o.save, force=o.force, resume=o.resume)
 
 
 VsOption = Annotated[
@@ -96,62 +71,42 @@ VsOption = Annotated[
 ]
 TeamsOption = Annotated[int | None, typer.Option(help="2 or 3 teams (classic-board); zepherin is 2.")]
 PlayersOption = Annotated[int | None, typer.Option(help="Number of seats; seating alternates teams.")]
-SeedOption = Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")]
-ClockOption = Annotated[
-    float | None,
-    typer.Option(
-        help="Seconds per decision (up to 3600); when they run out the engine completes the turn (BD-14).",
-        callback=check_clock,
-    ),
-]
 
 
-@play_app.command("zepherin", epilog=PLAY_NOTES)
+ON_CLOCK = "the engine completes the turn (BD-14)"
+LOCAL_ONLY = ("teams", "players", "board")
+
+
+@play_command("zepherin", clock=ON_CLOCK, local_only=LOCAL_ONLY)
 def play_zepherin(
+    options: PlayOptions,
     vs: VsOption = "expert",
     teams: TeamsOption = None,
     players: PlayersOption = None,
-    seed: SeedOption = None,
     board: BoardOption = None,
-    clock: ClockOption = None,
-    save: SaveOption = None,
-    force: ForceOption = False,
-    resume: ResumeOption = None,
-    server: ServerOption = None,
-    table: TableOption = None,
-    name: NameOption = None,
-) -> None:
+) -> int:
     """Play the Zepherin board game (seed 000), or at a server with --server.
 
     Example: dicepoker play zepherin --vs expert --seed 7
     Online:  dicepoker play zepherin --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
-    options = {"clock": clock, "save": save, "force": force, "resume": resume}
-    _play("zepherin", vs, teams, players, seed, board, options, (server, table, name))
+    return _play("zepherin", options, vs, teams, players, board)
 
 
-@play_app.command("classic-board", epilog=PLAY_NOTES)
+@play_command("classic-board", clock=ON_CLOCK, local_only=LOCAL_ONLY)
 def play_classic(
+    options: PlayOptions,
     vs: VsOption = "expert",
     teams: TeamsOption = None,
     players: PlayersOption = None,
-    seed: SeedOption = None,
     board: BoardOption = None,
-    clock: ClockOption = None,
-    save: SaveOption = None,
-    force: ForceOption = False,
-    resume: ResumeOption = None,
-    server: ServerOption = None,
-    table: TableOption = None,
-    name: NameOption = None,
-) -> None:
+) -> int:
     """Play the classic board game (seed 001), or at a server with --server.
 
     Example: dicepoker play classic-board --players 3 --vs greedy
     Online:  dicepoker play classic-board --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
-    options = {"clock": clock, "save": save, "force": force, "resume": resume}
-    _play("classic-board", vs, teams, players, seed, board, options, (server, table, name))
+    return _play("classic-board", options, vs, teams, players, board)
 
 
 def _hand(name: str, dice: list[str], board: Path | None, as_json: bool) -> None:

@@ -6,31 +6,22 @@ from typing import Annotated
 
 import typer
 
-from dicepoker.cli.app import equity_app, hand_app, odds_app, play_app, simulate_app
+from dicepoker.cli.app import equity_app, hand_app, odds_app, simulate_app
 from dicepoker.cli.common import (
     MAX_GAMES,
     MAX_SAMPLES,
     MIN_SAMPLES,
-    PLAY_NOTES,
     AddressOption,
     EngineOption,
-    ForceOption,
-    NameOption,
-    ResumeOption,
-    SaveOption,
-    ServerOption,
-    TableOption,
     WorkersOption,
-    check_clock,
     console,
     percent,
-    play_game,
-    play_online_if_asked,
     print_duel,
     print_json,
     print_odds,
     user_errors,
 )
+from dicepoker.cli.playing import PlayOptions, play_command
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.suited import best_value, category_of, describe, parse_suited
 from dicepoker.games.betting import MAX_STACK
@@ -163,8 +154,9 @@ def simulate(
         )
 
 
-@play_app.command("holdem", epilog=PLAY_NOTES)
+@play_command("holdem", clock="you check, or fold (HE-16)")
 def play(
+    options: PlayOptions,
     players: Annotated[int, typer.Option(help="Number of seats, 2 to 6; you are Player 1.")] = 2,
     vs: Annotated[
         str,
@@ -175,44 +167,22 @@ def play(
     stack: Annotated[
         int, typer.Option(help="Everyone's starting chips, a multiple of 10 up to 10**9 (HE-1).", min=10, max=MAX_STACK)
     ] = 1000,
-    seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
-    clock: Annotated[
-        float | None,
-        typer.Option(
-            help="Seconds per decision (up to 3600); when they run out you check, or fold (HE-16).",
-            callback=check_clock,
-        ),
-    ] = None,
-    save: SaveOption = None,
-    force: ForceOption = False,
-    resume: ResumeOption = None,
-    server: ServerOption = None,
-    table: TableOption = None,
-    name: NameOption = None,
-) -> None:
+) -> int:
     """Play Dice Hold'em in the terminal against bots, or hot-seat with --vs human (saved as a hand history),
     or at a server.
 
     Example: dicepoker play holdem --players 3 --vs expert --stack 200 --seed 7 --clock 60 --save game.phh
     Online:  dicepoker play holdem --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
+    from dicepoker.tui.holdem import play as play_holdem
 
-    def start() -> int:
-        local = {"seed": seed, "clock": clock, "save": save, "resume": resume}
-        online = play_online_if_asked("holdem", server, table, name, local)
-        if online is not None:
-            return online
-        from dicepoker.tui.holdem import play as play_holdem
-
-        return play_holdem(
-            players=players,
-            opponents=vs.split(","),
-            stack=stack,
-            seed=seed,
-            clock=clock,
-            save=save,
-            force=force,
-            resume=resume,
-        )
-
-    play_game(start, seed=seed, resume=resume)
+    return play_holdem(
+        players=players,
+        opponents=vs.split(","),
+        stack=stack,
+        seed=options.seed,
+        clock=options.clock,
+        save=options.save,
+        force=options.force,
+        resume=options.resume,
+    )

@@ -285,27 +285,6 @@ def _bot_names(kinds: list[str | None]) -> list[str]:
 
 def _screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
     """The game's own screen, as local play builds it, over the remote table."""
-    from dicepoker.tui.loop import Names
+    from dicepoker.tui.screens import make_screen
 
-    if remote.name == "scorecard":
-        from dicepoker.tui.scorecard import LazyStrategy, ScorecardScreen
-
-        strategy = LazyStrategy(console)
-        return ScorecardScreen(
-            remote, Names(names), console, strategy=strategy, bots=bots, confirm_zero=reader.interactive
-        )
-    if remote.name == "holdem":
-        from dicepoker.tui.holdem import HoldemScreen
-
-        return HoldemScreen(remote, Names(names), console)
-    if remote.name == "peekpoker":
-        from dicepoker.tui.peekpoker import PeekPokerScreen
-
-        return PeekPokerScreen(remote, Names(names), console)
-    from dicepoker.games.board.rules import BoardGame
-    from dicepoker.tui.board import TEAM_NAMES, BoardScreen
-
-    board = remote.game
-    assert isinstance(board, BoardGame)
-    labels = [f"{name} ({TEAM_NAMES[board.rules.team_of(seat)]})" for seat, name in enumerate(names)]
-    return BoardScreen(remote, Names(names, labels), console)
+    return make_screen(remote, names, console, bots=bots, reader=reader)

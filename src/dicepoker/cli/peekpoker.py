@@ -6,29 +6,20 @@ from typing import Annotated
 
 import typer
 
-from dicepoker.cli.app import equity_app, odds_app, play_app, simulate_app
+from dicepoker.cli.app import equity_app, odds_app, simulate_app
 from dicepoker.cli.common import (
     MAX_GAMES,
-    PLAY_NOTES,
     AddressOption,
     EngineOption,
-    ForceOption,
-    NameOption,
-    ResumeOption,
-    SaveOption,
-    ServerOption,
-    TableOption,
     WorkersOption,
-    check_clock,
     console,
     percent,
-    play_game,
-    play_online_if_asked,
     print_duel,
     print_json,
     print_odds,
     user_errors,
 )
+from dicepoker.cli.playing import PlayOptions, play_command
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.poker import HandCategory, PokerDice, parse_dice
 from dicepoker.games.betting import MAX_STACK
@@ -130,8 +121,9 @@ def equity(
         console.print(" ".join(f"{k} {float(v):.4%}" for k, v in figures.items()) + f"  (re-rolls: {rerolls.value})")
 
 
-@play_app.command("peekpoker", epilog=PLAY_NOTES)
+@play_command("peekpoker", clock="you check, fold or stand (PK-15)", local_only=("stack", "option"))
 def play(
+    options: PlayOptions,
     players: Annotated[int, typer.Option(help="Number of seats, 2 to 4; you are Player 1.")] = 2,
     vs: Annotated[
         str,
@@ -146,47 +138,25 @@ def play(
     stack: Annotated[
         int | None, typer.Option(help="Everyone's starting chips (PK-1; default 48).", min=2, max=MAX_STACK)
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
-    clock: Annotated[
-        float | None,
-        typer.Option(
-            help="Seconds per decision (up to 3600); when they run out you check, fold or stand (PK-15).",
-            callback=check_clock,
-        ),
-    ] = None,
-    save: SaveOption = None,
-    force: ForceOption = False,
-    resume: ResumeOption = None,
-    server: ServerOption = None,
-    table: TableOption = None,
-    name: NameOption = None,
-) -> None:
+) -> int:
     """Play PeekPoker Hold'em: Crazy Aces in the terminal against bots, or hot-seat with --vs human, or at a server.
 
     Example: dicepoker play peekpoker --players 3 --vs expert,equity --option blinds --seed 7 --save game.phh
     Online:  dicepoker play peekpoker --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
+    from dicepoker.tui.peekpoker import play as play_peekpoker
 
-    def start() -> int:
-        local = {"seed": seed, "clock": clock, "save": save, "resume": resume, "stack": stack, "option": option}
-        online = play_online_if_asked("peekpoker", server, table, name, local)
-        if online is not None:
-            return online
-        from dicepoker.tui.peekpoker import play as play_peekpoker
-
-        return play_peekpoker(
-            players=players,
-            opponents=[name.strip() for name in vs.split(",")],
-            options=option or [],
-            stack=stack,
-            seed=seed,
-            clock=clock,
-            save=save,
-            force=force,
-            resume=resume,
-        )
-
-    play_game(start, seed=seed, resume=resume)
+    return play_peekpoker(
+        players=players,
+        opponents=[name.strip() for name in vs.split(",")],
+        options=option or [],
+        stack=stack,
+        seed=options.seed,
+        clock=options.clock,
+        save=options.save,
+        force=options.force,
+        resume=options.resume,
+    )
 
 
 @simulate_app.command("peekpoker")
