@@ -8,7 +8,7 @@ end-of-game review judge each decision by the optimal strategy's expected final 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from dicepoker.bots.base import Bot
 from dicepoker.bots.registry import create_bot
 from dicepoker.bots.scorecard import OptimalBot
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
+from dicepoker.core.game import Game
 from dicepoker.core.log import EventLog
 from dicepoker.core.types import Action, Resign, Result, Seat
 from dicepoker.dice.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, scores
@@ -33,10 +34,10 @@ from dicepoker.games.scorecard import (
     card_total,
     upper_total,
 )
-from dicepoker.tui.common import LineReader, TurnClock, dice_text, pick_seed
-from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
+from dicepoker.tui.common import LineReader, TurnClock, dice_text
+from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen
 from dicepoker.tui.progress import BuildProgress
-from dicepoker.tui.saving import check_save_path, local_loop, start_match
+from dicepoker.tui.screens import local_game
 from dicepoker.tui.table import Change
 from dicepoker.tui.table import Table as GameTable
 
@@ -372,6 +373,28 @@ def _choice_key(action: Action, dice: Sequence[int]) -> tuple[str, ...]:
 
 
 # -- starting a game ----------------------------------------------------------------------------------
+def screen(
+    table: GameTable,
+    names: Sequence[str],
+    console: Console,
+    *,
+    bots: Set[Seat],
+    reader: LineReader,
+    strategy: LazyStrategy | None = None,
+    confirm_zero: bool | None = None,
+) -> Screen:
+    """The scorecard screen (:data:`dicepoker.tui.screens.SCREENS`); hints and reviews use ``strategy`` (the
+    bots' own, when they play by it), and ``confirm_zero`` defaults to whether a person types at a terminal."""
+    return ScorecardScreen(
+        table,
+        Names(names),
+        console,
+        strategy=strategy or LazyStrategy(console),
+        bots=set(bots),
+        confirm_zero=reader.interactive if confirm_zero is None else confirm_zero,
+    )
+
+
 def build(
     *,
     players: int = 2,
@@ -393,42 +416,37 @@ def build(
     TurnClock(clock)
     if opponent not in OPPONENTS:
         raise ConfigError(f"unknown opponent {opponent!r}; choose one of: {', '.join(OPPONENTS)}")
-    if save is not None:
-        check_save_path(save, force=force)
-    # Soft wrap: messages keep their lines (and paths) whole when the output goes to a pipe or a file.
-    console = console or Console(highlight=False, soft_wrap=True)
-    reader = reader or LineReader()
-    match = start_match(
-        lambda: ScorecardGame(players=players),  # type: ignore[arg-type,return-value]
-        "scorecard",
-        seed=pick_seed(seed),
-        resume=resume,
-    )
-    count = match.game.num_players
     other: str | None = None if opponent == "human" else opponent
-    kinds: list[str | None] = [None, *[other] * (count - 1)]
-    strategy = LazyStrategy(console, strategy_loader)
-    bots: dict[Seat, Bot] = {
-        seat: OptimalBot(strategy.get()) if kind == "optimal" else create_bot("scorecard", kind)
-        for seat, kind in enumerate(kinds)
-        if kind is not None
-    }
-    if confirm_zero is None:
-        confirm_zero = reader.interactive
-    names = Names(seat_names(kinds))
-    return local_loop(
-        match,
-        kinds,
-        bots,
-        lambda table: ScorecardScreen(
-            table, names, console, strategy=strategy, bots=set(bots), confirm_zero=confirm_zero
-        ),
+    strategies: list[LazyStrategy] = []  # the one the bots play by, shared with the screen's hints
+
+    def seat_bots(game: Game[Any, Any], kinds: Sequence[str | None], console: Console) -> dict[Seat, Bot]:
+        strategies.append(LazyStrategy(console, strategy_loader))
+        return {
+            seat: OptimalBot(strategies[0].get()) if kind == "optimal" else create_bot("scorecard", kind)
+            for seat, kind in enumerate(kinds)
+            if kind is not None
+        }
+
+    def shared_screen(
+        table: GameTable, names: Sequence[str], console: Console, *, bots: Set[Seat], reader: LineReader
+    ) -> Screen:
+        return screen(
+            table, names, console, bots=bots, reader=reader, strategy=strategies[0], confirm_zero=confirm_zero
+        )
+
+    return local_game(
+        "scorecard",
+        lambda: ScorecardGame(players=players),
+        lambda game: [None, *[other] * (game.num_players - 1)],
+        seed=seed,
         clock=clock,
+        save=save,
+        force=force,
+        resume=resume,
         console=console,
         reader=reader,
-        save=save,
-        resume=resume,
-        force=force,
+        bots=seat_bots,
+        screen=shared_screen,
     )
 
 
