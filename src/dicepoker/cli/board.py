@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -50,15 +51,14 @@ def _options(board: Path | None, **options: Any) -> dict[str, Any]:
 
 def _play(name: str, options: PlayOptions, vs: str, teams: int | None, players: int | None, board: Path | None) -> int:
     from dicepoker.games.board.rules import game_for
-    from dicepoker.tui.board import play
+    from dicepoker.tui.board import build
 
     count = players
     if count is None:
         listed = [n for n in vs.split(",") if n.strip()]
         count = len(listed) if len(listed) > 1 else (teams if teams is not None else 2)
     game = game_for(name, **_options(board, players=count, teams=teams))
-    o = options
-    return play(game, vs=vs, seed=o.seed, clock=o.clock, save=o.save, force=o.force, resume=o.resume)
+    return build(game, vs=vs, **options.at_terminal()).run()
 
 
 VsOption = Annotated[
@@ -77,36 +77,38 @@ ON_CLOCK = "the engine completes the turn (BD-14)"
 LOCAL_ONLY = ("teams", "players", "board")
 
 
-@play_command("zepherin", clock=ON_CLOCK, local_only=LOCAL_ONLY)
-def play_zepherin(
-    options: PlayOptions,
-    vs: VsOption = "expert",
-    teams: TeamsOption = None,
-    players: PlayersOption = None,
-    board: BoardOption = None,
-) -> int:
+def _play_command(name: str, doc: str) -> Callable[..., None]:
+    """Register ``dicepoker play <name>`` for a board game (both take the same options)."""
+
+    def start(
+        options: PlayOptions,
+        vs: VsOption = "expert",
+        teams: TeamsOption = None,
+        players: PlayersOption = None,
+        board: BoardOption = None,
+    ) -> int:
+        return _play(name, options, vs, teams, players, board)
+
+    start.__doc__ = doc
+    return play_command(name, clock=ON_CLOCK, local_only=LOCAL_ONLY)(start)
+
+
+play_zepherin = _play_command(
+    "zepherin",
     """Play the Zepherin board game (seed 000), or at a server with --server.
 
     Example: dicepoker play zepherin --vs expert --seed 7
     Online:  dicepoker play zepherin --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
-    """
-    return _play("zepherin", options, vs, teams, players, board)
-
-
-@play_command("classic-board", clock=ON_CLOCK, local_only=LOCAL_ONLY)
-def play_classic(
-    options: PlayOptions,
-    vs: VsOption = "expert",
-    teams: TeamsOption = None,
-    players: PlayersOption = None,
-    board: BoardOption = None,
-) -> int:
+    """,
+)
+play_classic = _play_command(
+    "classic-board",
     """Play the classic board game (seed 001), or at a server with --server.
 
     Example: dicepoker play classic-board --players 3 --vs greedy
     Online:  dicepoker play classic-board --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
-    """
-    return _play("classic-board", options, vs, teams, players, board)
+    """,
+)
 
 
 def _hand(name: str, dice: list[str], board: Path | None, as_json: bool) -> None:

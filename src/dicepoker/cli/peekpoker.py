@@ -6,19 +6,15 @@ from typing import Annotated
 
 import typer
 
-from dicepoker.cli.app import equity_app, odds_app, simulate_app
+from dicepoker.cli.app import equity_app, odds_app
 from dicepoker.cli.common import (
-    MAX_GAMES,
-    AddressOption,
-    EngineOption,
-    WorkersOption,
     console,
     percent,
-    print_duel,
     print_json,
     print_odds,
     user_errors,
 )
+from dicepoker.cli.duels import duel_command
 from dicepoker.cli.playing import PlayOptions, play_command
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.poker import HandCategory, PokerDice, parse_dice
@@ -144,60 +140,10 @@ def play(
     Example: dicepoker play peekpoker --players 3 --vs expert,equity --option blinds --seed 7 --save game.phh
     Online:  dicepoker play peekpoker --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
-    from dicepoker.tui.peekpoker import play as play_peekpoker
+    from dicepoker.tui.peekpoker import build
 
-    return play_peekpoker(
-        players=players,
-        opponents=[name.strip() for name in vs.split(",")],
-        options=option or [],
-        stack=stack,
-        seed=options.seed,
-        clock=options.clock,
-        save=options.save,
-        force=options.force,
-        resume=options.resume,
-    )
+    opponents = [name.strip() for name in vs.split(",")]
+    return build(players=players, opponents=opponents, options=option or [], stack=stack, **options.at_terminal()).run()
 
 
-@simulate_app.command("peekpoker")
-def simulate(
-    bots: Annotated[str, typer.Option(help="Two bots, comma-separated: expert, equity, random.")] = "expert,equity",
-    vs: Annotated[
-        str | None, typer.Option(help="Opponents (e.g. station,maniac,tight,lag): a table, each of --bots vs each.")
-    ] = None,
-    hands: Annotated[
-        int, typer.Option(help="How many independent heads-up hands to play.", min=1, max=MAX_GAMES)
-    ] = 1000,
-    seed: Annotated[int | None, typer.Option(help="Seed of the run; hand i is seeded from (seed, i).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    session: Annotated[
-        int | None,
-        typer.Option(help="Fresh bots every N hands, so sessions can run in parallel; default: one session."),
-    ] = None,
-    workers: WorkersOption = 1,
-    engine: EngineOption = "local",
-    address: AddressOption = None,
-) -> None:
-    """Heads-up duel: chips per hand the first bot wins from the second, with a 95% interval.
-
-    Hands are independent games at the default stacks (48); the bots swap seats every hand. The bots
-    learn over a session; --session N splits the hands into sessions that --workers or --engine ray run
-    in parallel (the same --session gives the same figures everywhere).
-
-    Example: dicepoker simulate peekpoker --bots expert,equity --hands 2000 --seed 1
-
-    Against the opponent styles: dicepoker simulate peekpoker --bots expert,equity --vs station,maniac,tight,lag
-    """
-    with user_errors():
-        print_duel(
-            "peekpoker",
-            bots,
-            hands,
-            seed,
-            as_json,
-            vs=vs,
-            session=session,
-            engine=engine,
-            workers=workers,
-            address=address,
-        )
+simulate = duel_command("peekpoker", stacks="48")

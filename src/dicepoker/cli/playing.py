@@ -16,7 +16,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -33,6 +33,9 @@ from dicepoker.cli.common import (
     play_game,
     play_online_if_asked,
 )
+
+if TYPE_CHECKING:
+    from dicepoker.tui.screens import LocalOptions
 
 SeedOption = Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")]
 
@@ -53,6 +56,10 @@ class PlayOptions:
     def local(self) -> dict[str, object]:
         """The options of local play: at a server the dice, the clock and the log are the server's."""
         return {"seed": self.seed, "clock": self.clock, "save": self.save, "resume": self.resume}
+
+    def at_terminal(self) -> LocalOptions:
+        """The options a game at this terminal takes (:func:`dicepoker.tui.screens.local_game`)."""
+        return {"seed": self.seed, "clock": self.clock, "save": self.save, "force": self.force, "resume": self.resume}
 
 
 def _clock_option(when_out: str) -> object:

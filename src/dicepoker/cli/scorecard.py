@@ -51,10 +51,9 @@ def play_scorecard(
     Example: dicepoker play scorecard --vs greedy --seed 7 --save game.jsonl
     Online:  dicepoker play scorecard --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
-    from dicepoker.tui.scorecard import play
+    from dicepoker.tui.scorecard import build
 
-    o = options
-    return play(players=players, opponent=vs, seed=o.seed, clock=o.clock, save=o.save, force=o.force, resume=o.resume)
+    return build(players=players, opponent=vs, **options.at_terminal()).run()
 
 
 @score_app.command("scorecard")

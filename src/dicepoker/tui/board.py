@@ -9,9 +9,8 @@ could claim marked with ``*``; a legend says so. ``--clock`` limits each decisio
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
-from pathlib import Path
 from random import Random
-from typing import Any
+from typing import Any, Unpack
 
 from rich.console import Console
 from rich.text import Text
@@ -28,7 +27,7 @@ from dicepoker.games.board.view import BoardView
 from dicepoker.games.dice_turn import DICE, Reroll, Roll, parse_positions
 from dicepoker.tui.common import LineReader, dice_text
 from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen
-from dicepoker.tui.screens import local_game
+from dicepoker.tui.screens import LocalOptions, local_game
 from dicepoker.tui.table import Change, Table
 
 TEAM_STYLES = ("bold white on red", "bold white on blue", "bold black on green")
@@ -214,13 +213,7 @@ def build(
     game: BoardGame,
     *,
     vs: str = "expert",
-    seed: int | None = None,
-    clock: float | None = None,
-    save: Path | None = None,
-    force: bool = False,
-    resume: Path | None = None,
-    console: Console | None = None,
-    reader: LineReader | None = None,
+    **options: Unpack[LocalOptions],
 ) -> PlayLoop:
     """A board game at this terminal, ready to ``run()``; ``resume`` continues a saved one (``game`` only names it)."""
 
@@ -232,16 +225,5 @@ def build(
         game.name,
         lambda: game,
         kinds,
-        seed=seed,
-        clock=clock,
-        save=save,
-        force=force,
-        resume=resume,
-        console=console,
-        reader=reader,
+        **options,
     )
-
-
-def play(game: BoardGame, **options: Any) -> int:
-    """Play one board game at this terminal; returns the exit status."""
-    return build(game, **options).run()

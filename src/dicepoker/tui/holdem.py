@@ -13,8 +13,7 @@ keyboard over on a cleared screen, so that nobody sees another's pocket dice.
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
-from pathlib import Path
-from typing import Any
+from typing import Unpack
 
 from rich.console import Console
 from rich.text import Text
@@ -27,7 +26,7 @@ from dicepoker.games.betting import Bet, BettingAction, Call, Check, Fold, Raise
 from dicepoker.games.holdem import HoldemGame, HoldemView, Showdown
 from dicepoker.tui.common import LineReader
 from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen
-from dicepoker.tui.screens import local_game
+from dicepoker.tui.screens import LocalOptions, local_game
 from dicepoker.tui.table import Change, Table
 
 HUMAN = "human"
@@ -330,13 +329,7 @@ def build(
     players: int = 2,
     opponents: Sequence[str] = ("expert",),
     stack: int = 1000,
-    seed: int | None = None,
-    clock: float | None = None,
-    save: Path | None = None,
-    force: bool = False,
-    resume: Path | None = None,
-    console: Console | None = None,
-    reader: LineReader | None = None,
+    **options: Unpack[LocalOptions],
 ) -> PlayLoop:
     """A game at this terminal, ready to ``run()``. With ``resume`` the game saved there goes on: its
     players, stacks and seed come from the file, the opponents from ``opponents``."""
@@ -344,16 +337,5 @@ def build(
         "holdem",
         lambda: HoldemGame(players=players, stack=stack),
         lambda game: opponent_kinds(game.num_players, opponents, "holdem"),
-        seed=seed,
-        clock=clock,
-        save=save,
-        force=force,
-        resume=resume,
-        console=console,
-        reader=reader,
+        **options,
     )
-
-
-def play(**options: Any) -> int:
-    """Play one game at this terminal (``dicepoker play holdem``); returns the exit status."""
-    return build(**options).run()

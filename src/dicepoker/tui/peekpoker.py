@@ -10,9 +10,8 @@ an ace decision (PK-15). ``--save FILE`` writes the game as a hand history as it
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
-from pathlib import Path
 from random import Random
-from typing import Any
+from typing import Any, Unpack
 
 from rich.console import Console
 from rich.text import Text
@@ -28,7 +27,7 @@ from dicepoker.games.registry import create
 from dicepoker.tui.common import LineReader
 from dicepoker.tui.holdem import opponent_kinds
 from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen
-from dicepoker.tui.screens import local_game
+from dicepoker.tui.screens import LocalOptions, local_game
 from dicepoker.tui.table import Change, Table
 
 OPTIONS = {
@@ -272,13 +271,7 @@ def build(
     opponents: Sequence[str] = ("expert",),
     options: Sequence[str] = (),
     stack: int | None = None,
-    seed: int | None = None,
-    clock: float | None = None,
-    save: Path | None = None,
-    force: bool = False,
-    resume: Path | None = None,
-    console: Console | None = None,
-    reader: LineReader | None = None,
+    **local: Unpack[LocalOptions],
 ) -> PlayLoop:
     """A game at this terminal, ready to ``run()``; ``resume`` continues a saved one (its options from the file)."""
     config: dict[str, Any] = {"players": players, **game_options(list(options))}
@@ -288,16 +281,5 @@ def build(
         "peekpoker",
         lambda: create("peekpoker", **config),
         lambda game: opponent_kinds(game.num_players, opponents, "peekpoker"),
-        seed=seed,
-        clock=clock,
-        save=save,
-        force=force,
-        resume=resume,
-        console=console,
-        reader=reader,
+        **local,
     )
-
-
-def play(**options: Any) -> int:
-    """Play one game at this terminal (``dicepoker play peekpoker``); returns the exit status."""
-    return build(**options).run()

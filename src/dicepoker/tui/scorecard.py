@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence, Set
-from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from rich.console import Console
 from rich.table import Table
@@ -37,7 +36,7 @@ from dicepoker.games.scorecard import (
 from dicepoker.tui.common import LineReader, TurnClock, dice_text
 from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen
 from dicepoker.tui.progress import BuildProgress
-from dicepoker.tui.screens import local_game
+from dicepoker.tui.screens import LocalOptions, local_game
 from dicepoker.tui.table import Change
 from dicepoker.tui.table import Table as GameTable
 
@@ -399,21 +398,15 @@ def build(
     *,
     players: int = 2,
     opponent: str = "optimal",
-    seed: int | None = None,
-    clock: float | None = None,
-    save: Path | None = None,
-    force: bool = False,
-    resume: Path | None = None,
-    console: Console | None = None,
-    reader: LineReader | None = None,
     strategy_loader: Callable[[], StrategyLoad] | None = None,
     confirm_zero: bool | None = None,
+    **options: Unpack[LocalOptions],
 ) -> PlayLoop:
     """A game at this terminal, ready to ``run()``: seat 0 is a person, the others ``opponent`` (``human``:
     hot-seat). With ``resume`` the game saved there goes on (its players and seed come from the file).
     ``confirm_zero``: ask before a box scores 0 while another would score (default: when a person types at
     a terminal; a piped script is not asked)."""
-    TurnClock(clock)
+    TurnClock(options.get("clock"))
     if opponent not in OPPONENTS:
         raise ConfigError(f"unknown opponent {opponent!r}; choose one of: {', '.join(OPPONENTS)}")
     other: str | None = None if opponent == "human" else opponent
@@ -438,18 +431,7 @@ def build(
         "scorecard",
         lambda: ScorecardGame(players=players),
         lambda game: [None, *[other] * (game.num_players - 1)],
-        seed=seed,
-        clock=clock,
-        save=save,
-        force=force,
-        resume=resume,
-        console=console,
-        reader=reader,
+        **options,
         bots=seat_bots,
         screen=shared_screen,
     )
-
-
-def play(**options: Any) -> int:
-    """Play one game at this terminal (``dicepoker play scorecard``); returns the exit status."""
-    return build(**options).run()

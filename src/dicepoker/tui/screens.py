@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence, Set
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, Unpack
 
 from rich.console import Console
 
@@ -65,20 +65,31 @@ def _registered_bots(game: Game[Any, Any], kinds: Sequence[str | None], console:
     return {seat: create_bot(game.name, kind) for seat, kind in enumerate(kinds) if kind is not None}
 
 
+class LocalOptions(TypedDict, total=False):
+    """The options of every game at this terminal (``dicepoker play <game>`` gives the first five)."""
+
+    seed: int | None
+    """Seed of the dice (default: a fresh one, shown to the player)."""
+    clock: float | None
+    """Seconds per decision of a person (CM-6); ``None``: no clock."""
+    save: Path | None
+    """Write the game here as it is played."""
+    force: bool
+    """Let ``save`` overwrite an existing file."""
+    resume: Path | None
+    """Go on with the game saved here."""
+    console: Console | None
+    reader: LineReader | None
+
+
 def local_game(
     name: str,
     new_game: Callable[[], Game[Any, Any]],
     seat_kinds: Callable[[Game[Any, Any]], list[str | None]],
     *,
-    seed: int | None,
-    clock: float | None,
-    save: Path | None,
-    force: bool,
-    resume: Path | None,
-    console: Console | None,
-    reader: LineReader | None,
     bots: SeatBots = _registered_bots,
     screen: ScreenMaker | None = None,
+    **options: Unpack[LocalOptions],
 ) -> PlayLoop:
     """A game of ``name`` at this terminal, ready to ``run()``: every game's ``build`` in one.
 
@@ -87,13 +98,15 @@ def local_game(
     ``screen`` overrides the registered screen (a game that shares state between its bots and its screen).
     The clock, the save path and the options are checked before anything starts.
     """
+    clock, save, resume = options.get("clock"), options.get("save"), options.get("resume")
+    force = options.get("force", False)
     TurnClock(clock)
     if save is not None:
         check_save_path(save, force=force)
     # Soft wrap: messages keep their lines (and paths) whole when the output goes to a pipe or a file.
-    console = console or Console(highlight=False, soft_wrap=True)
-    reader = reader or LineReader()
-    match = start_match(new_game, name, seed=pick_seed(seed), resume=resume)
+    console = options.get("console") or Console(highlight=False, soft_wrap=True)
+    reader = options.get("reader") or LineReader()
+    match = start_match(new_game, name, seed=pick_seed(options.get("seed")), resume=resume)
     kinds = seat_kinds(match.game)
     seated = bots(match.game, kinds, console)
     names = seat_names(kinds)
