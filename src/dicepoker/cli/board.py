@@ -18,12 +18,11 @@ from dicepoker.cli.common import (
     EngineOption,
     WorkersOption,
     console,
-    make_engine,
     percent,
     print_json,
     print_odds,
+    simulate_report,
     user_errors,
-    with_progress,
 )
 from dicepoker.cli.playing import PlayOptions, SeedOption, play_command
 from dicepoker.core.errors import ConfigError
@@ -216,23 +215,15 @@ def _simulate(
     address: str | None,
 ) -> None:
     with user_errors():
-        from dicepoker.arena.simulate import simulate
-        from dicepoker.tui.common import pick_seed
-
         names = [n.strip() for n in bots.split(",") if n.strip()]
         if len(names) < 2:
             raise ConfigError("--bots needs one bot per seat, at least two, e.g. --bots expert,greedy")
-        config, run_seed, where = _options(board, teams=teams), pick_seed(seed), make_engine(engine, workers, address)
-        report = with_progress(
-            "simulating",
-            games,
-            lambda progress: simulate(name, names, games, run_seed, config=config, progress=progress, engine=where),
-            show=not as_json,
+        config = _options(board, teams=teams)
+        report = simulate_report(
+            name, names, games, seed, config=config, engine=engine, workers=workers, address=address, as_json=as_json
         )
-        if as_json:
-            print_json(report.to_json())
-            return
-        _print_report(report)
+        if report is not None:
+            _print_report(report)
 
 
 def _print_report(report: SimulationReport) -> None:

@@ -19,12 +19,11 @@ from dicepoker.cli.common import (
     WorkersOption,
     console,
     error_console,
-    make_engine,
     percent,
     print_json,
     print_odds,
+    simulate_report,
     user_errors,
-    with_progress,
 )
 from dicepoker.cli.playing import PlayOptions, play_command
 from dicepoker.core.errors import ConfigError
@@ -162,24 +161,14 @@ def simulate_scorecard(
     Example: dicepoker simulate scorecard --bots optimal,greedy --games 1000 --seed 1 --workers 2
     """
     with user_errors():
-        from dicepoker.arena.simulate import simulate
-        from dicepoker.tui.common import pick_seed
-
         bot_names = [name.strip() for name in bots.split(",") if name.strip()]
         if not bot_names:
             raise ConfigError("--bots needs at least one bot name, e.g. --bots optimal,greedy")
-        run_seed = pick_seed(seed)
-        where = make_engine(engine, workers, address)
-        report: SimulationReport = with_progress(
-            "simulating",
-            games,
-            lambda progress: simulate("scorecard", bot_names, games, run_seed, progress=progress, engine=where),
-            show=not as_json,
+        report = simulate_report(
+            "scorecard", bot_names, games, seed, engine=engine, workers=workers, address=address, as_json=as_json
         )
-        if as_json:
-            print_json(report.to_json())
-            return
-        _print_report(report)
+        if report is not None:
+            _print_report(report)
 
 
 def _print_report(report: SimulationReport) -> None:
