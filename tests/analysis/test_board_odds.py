@@ -7,9 +7,9 @@ from fractions import Fraction
 import numpy as np
 
 from dicepoker.analysis.board_odds import hand_odds, label_odds, odds_json
+from dicepoker.analysis.board_planning import best_reroll, fresh_turn_value, turn_values
 from dicepoker.dice.hands import PokerHand, hand_counts
 from dicepoker.games.board.claims import READINGS
-from dicepoker.games.board.planning import best_reroll, fresh_turn_value, turn_values
 
 
 def test_one_roll_odds_match_the_hand_table_and_sum_to_one() -> None:

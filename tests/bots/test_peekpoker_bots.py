@@ -8,8 +8,9 @@ from random import Random
 
 import pytest
 
+from dicepoker.analysis.peekpoker_equity import hand_equity
 from dicepoker.arena.duel import DuelReport
-from dicepoker.bots.peekpoker import EquityBot, ExpertBot, hand_equity
+from dicepoker.bots.peekpoker import EquityBot, ExpertBot
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core import CHANCE, Match
 from dicepoker.dice.poker import parse_dice

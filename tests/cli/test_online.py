@@ -279,11 +279,3 @@ def test_every_game_has_a_view_decoder() -> None:
     for name in names():
         view = create(name).initial_state().view(0)
         assert VIEW_DECODERS[name](view.to_json()) == view
-
-
-def test_every_declared_view_type_has_a_terminal_screen() -> None:
-    """Issue 18: the online table picks a game's screen by its declared view type, not by an if-chain on names."""
-    from dicepoker.cli.online import _SCREENS
-    from dicepoker.games.registry import infos
-
-    assert {i.view_type for i in infos()} <= set(_SCREENS)

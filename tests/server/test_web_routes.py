@@ -107,3 +107,15 @@ def test_verify_of_a_fair_log_and_of_one_changed_die(client: TestClient) -> None
     lines[index] = json.dumps({**event, "action": " ".join(words)})
     tampered = client.post("/api/web/verify", content="\n".join(lines) + "\n").json()
     assert tampered["ok"] is False and "MISMATCH" in tampered["summary"]
+
+
+def test_the_review_route_serves_the_one_review_of_analysis_SC_14(client: TestClient) -> None:
+    """Issue 18 §3: the browser's review is :func:`analysis.scorecard_review.review_decisions`, not a copy of it."""
+    from dicepoker.analysis.scorecard_review import review_decisions
+    from dicepoker.analysis.scorecard_solver import load_strategy
+
+    text = _random_log("scorecard", seed=5)
+    expected = [d.to_json() for d in review_decisions(EventLog.from_jsonl(text), load_strategy().strategy)]
+    served = client.post("/api/web/review", content=text).json()
+    assert served["decisions"] == expected and len(expected) >= 26  # at least a box a round and seat
+    assert all(d["loss"] >= 0 for d in expected)

@@ -19,6 +19,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 import dicepoker.cli.scorecard  # noqa: F401  (registers the commands)
+from dicepoker.analysis.scorecard_review import describe, review_decisions
 from dicepoker.analysis.scorecard_solver import Strategy, load_strategy
 from dicepoker.cli.app import app
 from dicepoker.core.log import EventLog
@@ -28,7 +29,7 @@ from dicepoker.games.registry import create, replay
 from dicepoker.games.scorecard import Score, ScorecardState, default_category
 from dicepoker.tui.common import LineReader
 from dicepoker.tui.loop import PlayLoop
-from dicepoker.tui.scorecard import build, describe, review_decisions
+from dicepoker.tui.scorecard import build
 from dicepoker.tui.table import LocalTable
 
 CLI = "from dicepoker.cli import main; main()"

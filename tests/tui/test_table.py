@@ -53,3 +53,17 @@ def test_bots_move_one_decision_per_wait_and_changes_are_views() -> None:
         c.after.pocket == table.state.view(0).pocket or c.after.hand != table.state.view(0).hand for c in changes
     )  # type: ignore[attr-defined]
     assert all(getattr(c.after, "seat", None) == 0 for c in changes), "the observer's views, never the bot's"
+
+
+def test_a_submitted_action_is_applied_once_the_dice_after_it_too() -> None:
+    """Issue 18 §4: the table takes the states the match passed through instead of re-applying its log."""
+    match = Match(create("scorecard", players=1), seed=1)
+    table = LocalTable(match, bots={}, bot_rng=Random(0))
+    parsed: list[str] = []
+    parse = match.game.parse_action
+    match.game.parse_action = lambda text: parsed.append(text) or parse(text)  # type: ignore[method-assign]
+    table.submit(0, "roll")
+    assert parsed == ["roll"], "only the typed command is parsed: no logged event is parsed and applied again"
+    changes = table.changes(0, 0)
+    assert [c.action.split()[0] for c in changes] == ["roll", "rolled"]
+    assert changes[-1].after == match.state.view(0)

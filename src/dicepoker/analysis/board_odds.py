@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
+from dicepoker.analysis.board_planning import reach_probability
 from dicepoker.core.types import JSON
 from dicepoker.dice.hands import PokerHand
 from dicepoker.dice.table_cache import cached_fractions, source_version
 from dicepoker.games.board.claims import READINGS
 from dicepoker.games.board.layout import HAND_LABELS, describe_label
-from dicepoker.games.board.planning import reach_probability
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ class OddsRow:
 
 _SOURCES = (
     __name__,
-    "dicepoker.games.board.planning",
+    "dicepoker.analysis.board_planning",
     "dicepoker.games.board.claims",
     "dicepoker.games.board.layout",
     "dicepoker.dice.hands",

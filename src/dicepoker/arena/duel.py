@@ -33,6 +33,7 @@ from dicepoker.bots.base import Bot
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core.errors import ConfigError
 from dicepoker.core.state import State
+from dicepoker.core.steps import roll_chance
 from dicepoker.core.types import JSON, Seat
 from dicepoker.games import registry
 from dicepoker.games.registry import create
@@ -165,7 +166,10 @@ def play_hand(rules: HeadsUp, bots: Sequence[Bot], dice_rng: Random, bot_rng: Ra
     first_hand = rules.hand(state)
     while rules.hand(state) == first_hand and not state.is_terminal:
         if state.is_chance:
-            state = state.apply(state.sample_chance(dice_rng))
+            for _, rolled in roll_chance(state, dice_rng):
+                state = rolled
+                if rules.hand(state) != first_hand:
+                    break  # the next hand's dice are not this hand's to draw
             continue
         to_act = state.to_act
         assert isinstance(to_act, tuple)

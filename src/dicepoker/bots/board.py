@@ -16,13 +16,13 @@ from random import Random
 
 import numpy as np
 
+from dicepoker.analysis.board_planning import FloatArray, best_reroll, fresh_turn_value, turn_values
 from dicepoker.core.types import Action, View
 from dicepoker.dice.standard import ROLLS
 from dicepoker.games.board.actions import Claim, Forfeit, Remove
 from dicepoker.games.board.claims import READINGS
 from dicepoker.games.board.evaluation import claim_score, line_prospect, remove_score
 from dicepoker.games.board.layout import HAND_LABELS, Layout, Square
-from dicepoker.games.board.planning import FloatArray, best_reroll, fresh_turn_value, turn_values
 from dicepoker.games.board.position import Position, Team
 from dicepoker.games.board.view import BoardView
 from dicepoker.games.dice_turn import Reroll, Roll

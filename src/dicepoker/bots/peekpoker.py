@@ -17,21 +17,24 @@
   straight or break one, and whether to keep it depends on what the others hold and will do.
 
 The tables behind both (every own-dice × community-dice pairing, 56 × 56) are built once per machine (a
-second or two, then read from the user cache in milliseconds) from the exact hand table of
-:mod:`dicepoker.dice.poker` and the re-roll solver of :mod:`dicepoker.analysis.peekpoker_odds`.
+second or two, then read from the user cache in milliseconds) by :mod:`dicepoker.analysis.peekpoker_equity`.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 from random import Random
 
-import numpy as np
-import numpy.typing as npt
-
+from dicepoker.analysis.peekpoker_equity import (
+    COMMUNITY,
+    TRIPLE_INDEX,
+    TRIPLE_P,
+    equities,
+    hand_equity,
+    strengths,
+)
 from dicepoker.analysis.peekpoker_odds import (
     RerollPolicy,
     beat_utility,
@@ -43,88 +46,10 @@ from dicepoker.bots.opponent import OpponentModel, Range, Snapshot, choose, quan
 from dicepoker.bots.ranges import BetsFaced, implied
 from dicepoker.bots.tracker import HandTracker
 from dicepoker.core.types import Action, View
-from dicepoker.dice.poker import RANKED_KEYS, Face, PokerDice, outcomes
-from dicepoker.dice.table_cache import cached_arrays, source_version
+from dicepoker.dice.poker import Face, PokerDice
 from dicepoker.games.betting import Bet, Call, Check, Fold, Raise
 from dicepoker.games.peekpoker.actions import RerollAces, Stand
 from dicepoker.games.peekpoker.view import PeekPokerView
-
-FloatArray = npt.NDArray[np.float64]
-TRIPLES: tuple[PokerDice, ...] = tuple(dice for dice, _ in outcomes(3))
-TRIPLE_INDEX = {dice: i for i, dice in enumerate(TRIPLES)}
-TRIPLE_P: FloatArray = np.array([float(p) for _, p in outcomes(3)])
-STRENGTH_LEVELS = len(RANKED_KEYS)
-COMMUNITY = 3
-
-
-# -- tables -----------------------------------------------------------------------------------------
-@cache
-def _tables() -> tuple[FloatArray, FloatArray]:
-    """Equity ``[board, own, opponent]`` of own dice vs opponent dice: as dealt, and with ace re-rolls.
-
-    Kept in the user cache (:mod:`dicepoker.dice.table_cache`), versioned by the source of the modules
-    that compute them, so only the first use on a machine pays the second or two of building.
-    """
-    modules = [sys.modules[__name__], sys.modules[plan_rerolls.__module__], sys.modules[outcomes.__module__]]
-    arrays = cached_arrays("peekpoker-equity", source_version(modules), _build_tables)
-    return np.asarray(arrays["stand"], dtype=np.float64), np.asarray(arrays["rerolled"], dtype=np.float64)
-
-
-def _build_tables() -> dict[str, FloatArray]:
-    n = len(TRIPLES)
-    strength = np.array([[hand_strength(own, board) for own in TRIPLES] for board in TRIPLES])
-    # Beat / tie matrix over strength levels.
-    levels = np.arange(STRENGTH_LEVELS)
-    versus = (levels[:, None] > levels[None, :]) + 0.5 * (levels[:, None] == levels[None, :])
-    stand = versus[strength[:, :, None], strength[:, None, :]]
-    rerolled = np.empty((n, n, n))
-    for b, board in enumerate(TRIPLES):
-        finals = np.zeros((n, STRENGTH_LEVELS))
-        field = _field_utility(tuple(int(x) for x in strength[b]))
-        for o, own in enumerate(TRIPLES):
-            plan = plan_rerolls(own, board, field)
-            for level, p in plan.final.items():
-                finals[o, level] = float(p)
-        rerolled[b] = finals @ versus @ finals.T
-    return {"stand": stand, "rerolled": rerolled}
-
-
-def _field_utility(strengths: tuple[int, ...]) -> Callable[[int], Fraction]:
-    """Equity of a final hand against a random hand on the same board (dealt strengths given): the
-    re-roll policy of the tables keeps good hands and chases with poor ones, unlike "improve at all costs"."""
-
-    @cache
-    def utility(level: int) -> Fraction:
-        total = Fraction(0)
-        for theirs, (_, p) in zip(strengths, outcomes(3), strict=True):
-            total += p if level > theirs else p / 2 if level == theirs else 0
-        return total
-
-    return utility
-
-
-def hand_equity(
-    own: PokerDice, community: PokerDice, *, rerolls: bool, opponent_weights: FloatArray | None = None
-) -> float:
-    """Heads-up equity vs an unknown hand (weighted by ``opponent_weights``); partial boards averaged."""
-    stand, rerolled = _tables()
-    table = rerolled if rerolls else stand
-    weights = TRIPLE_P if opponent_weights is None or opponent_weights.sum() <= 0 else opponent_weights
-    me = TRIPLE_INDEX[tuple(sorted(own))]
-    boards, chances = _consistent_boards(tuple(sorted(community)))
-    values = table[boards, me, :] @ weights / weights.sum()
-    return float(values @ chances / chances.sum())
-
-
-@cache
-def _consistent_boards(partial: PokerDice) -> tuple[npt.NDArray[np.int64], FloatArray]:
-    """Full boards that extend ``partial`` community dice, with their chances."""
-    rest = 3 - len(partial)
-    indices, chances = [], []
-    for extra, p in outcomes(rest):
-        indices.append(TRIPLE_INDEX[tuple(sorted((*partial, *extra)))])
-        chances.append(float(p))
-    return np.array(indices), np.array(chances)
 
 
 # -- shared betting helpers -------------------------------------------------------------------------
@@ -159,7 +84,7 @@ def _opponents(view: PeekPokerView) -> int:
 def strength_quantile(view: PeekPokerView) -> float:
     """Share of the hands an opponent may hold that are weaker than this seat's on this board (by equity
     against a random hand, ace re-rolls counted, community dice still to come averaged over)."""
-    strength = _strengths(tuple(sorted(view.community)))
+    strength = strengths(tuple(sorted(view.community)))
     return float(quantiles(strength, TRIPLE_P)[TRIPLE_INDEX[tuple(sorted(view.own))]])
 
 
@@ -188,12 +113,12 @@ class EquityBot:
         event = (view.betting_round, max(view.bets))
         faced = self.faced.update(view.seat, key, view.pot, event, facing=facing, checked_to=checked_to)
         community = tuple(sorted(view.community))
-        weights = implied(TRIPLE_P, _strengths(community), *faced) if faced != (0, 0) else None
+        weights = implied(TRIPLE_P, strengths(community), *faced) if faced != (0, 0) else None
         equity = hand_equity(view.own, view.community, rerolls=True, opponent_weights=weights) ** _opponents(view)
         strong = equity
         if facing:
             # Raise only hands still ahead of the range that would raise again: else a re-raise is paid.
-            stronger = implied(TRIPLE_P, _strengths(community), faced[0] + 1)
+            stronger = implied(TRIPLE_P, strengths(community), faced[0] + 1)
             strong = hand_equity(view.own, view.community, rerolls=True, opponent_weights=stronger) ** _opponents(view)
         if strong > self.value:
             sized = pot_sized(view, legal)
@@ -230,11 +155,11 @@ class ExpertBot:
             return _best_response_rerolls(view, legal)
         _read_previous(view, tracker)
         snap = _snapshot(view, opponents, sees_showdown=self.asked_about_aces and Face.ACE in view.own)
-        strength = _strengths(tuple(sorted(view.community)))
+        strength = strengths(tuple(sorted(view.community)))
         tracker.observe(snap, TRIPLE_P, strength)
         weights = tracker.range_weights()
         assert weights is not None
-        equity = _equities(tuple(sorted(view.own)), tuple(sorted(view.community)))
+        equity = equities(tuple(sorted(view.own)), tuple(sorted(view.community)))
         if len(opponents) > 1:
             # Several opponents: no range is read; the equity is against random hands of them all.
             equity = equity * hand_equity(view.own, view.community, rerolls=True) ** (len(opponents) - 1)
@@ -278,31 +203,6 @@ def _read_previous(view: PeekPokerView, tracker: HandTracker) -> None:
     shown = [d for s, d in enumerate(previous.shown) if d is not None and s != view.seat]
     index = TRIPLE_INDEX[tuple(sorted(shown[0]))] if len(shown) == 1 else None
     tracker.settle(showdown=any(d is not None for d in previous.shown), shown=index)
-
-
-@cache
-def _strength_table() -> FloatArray:
-    """``[board, hand]``: each hand's equity (ace re-rolls counted) against a random hand on that board."""
-    _, rerolled = _tables()
-    table: FloatArray = rerolled @ TRIPLE_P
-    return table
-
-
-@cache
-def _strengths(community: PokerDice) -> FloatArray:
-    """Every hand's equity against a random hand, averaged over the community dice still to come."""
-    boards, chances = _consistent_boards(community)
-    result: FloatArray = chances @ _strength_table()[boards] / chances.sum()
-    return result
-
-
-@cache
-def _equities(own: PokerDice, community: PokerDice) -> FloatArray:
-    """Heads-up equity of ``own`` against each possible opponent hand, with re-rolls."""
-    _, rerolled = _tables()
-    boards, chances = _consistent_boards(community)
-    result: FloatArray = chances @ rerolled[boards, TRIPLE_INDEX[own], :] / chances.sum()
-    return result
 
 
 # -- ace decisions ----------------------------------------------------------------------------------

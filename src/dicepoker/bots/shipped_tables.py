@@ -22,8 +22,7 @@ from pathlib import Path
 
 def load_all() -> None:
     """Read (or build) every table: what a machine that has run every bot and command holds in its cache."""
-    from dicepoker.analysis import board_odds, holdem_odds, peekpoker_odds, scorecard_solver
-    from dicepoker.bots import peekpoker
+    from dicepoker.analysis import board_odds, holdem_odds, peekpoker_equity, peekpoker_odds, scorecard_solver
     from dicepoker.dice import suited
 
     suited.five_table()
@@ -32,7 +31,7 @@ def load_all() -> None:
     peekpoker_odds.odds_table()
     board_odds.hand_odds()
     board_odds.label_odds()
-    peekpoker._tables()
+    peekpoker_equity.equity_tables()
     scorecard_solver.load_strategy()
 
 

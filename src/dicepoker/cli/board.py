@@ -4,36 +4,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
-from dicepoker.cli.app import hand_app, odds_app, play_app, simulate_app
+from dicepoker.cli.app import hand_app, odds_app, simulate_app
 from dicepoker.cli.common import (
     MAX_GAMES,
-    PLAY_NOTES,
     AddressOption,
     EngineOption,
-    ForceOption,
-    NameOption,
-    ResumeOption,
-    SaveOption,
-    ServerOption,
-    TableOption,
     WorkersOption,
-    check_clock,
     console,
-    make_engine,
     percent,
-    play_game,
-    play_online_if_asked,
     print_json,
     print_odds,
+    simulate_report,
     user_errors,
-    with_progress,
 )
+from dicepoker.cli.playing import PlayOptions, SeedOption, play_command
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import parse_dice
 from dicepoker.games.registry import info
@@ -58,33 +49,16 @@ def _options(board: Path | None, **options: Any) -> dict[str, Any]:
     return chosen
 
 
-def _play(
-    name: str,
-    vs: str,
-    teams: int | None,
-    players: int | None,
-    seed: int | None,
-    board: Path | None,
-    options: dict[str, Any],
-    online: tuple[str | None, str | None, str | None],
-) -> None:
-    def start() -> int:
-        local: dict[str, object] = {"teams": teams, "players": players, "seed": seed, "board": board}
-        local.update((key, options[key]) for key in ("clock", "save", "resume"))
-        status = play_online_if_asked(name, *online, local)
-        if status is not None:
-            return status
-        from dicepoker.games.board.rules import game_for
-        from dicepoker.tui.board import play
+def _play(name: str, options: PlayOptions, vs: str, teams: int | None, players: int | None, board: Path | None) -> int:
+    from dicepoker.games.board.rules import game_for
+    from dicepoker.tui.board import build
 
-        count = players
-        if count is None:
-            listed = [n for n in vs.split(",") if n.strip()]
-            count = len(listed) if len(listed) > 1 else (teams if teams is not None else 2)
-        game = game_for(name, **_options(board, players=count, teams=teams))
-        return play(game, vs=vs, seed=seed, **options)
-
-    play_game(start, seed=seed, resume=options["resume"])
+    count = players
+    if count is None:
+        listed = [n for n in vs.split(",") if n.strip()]
+        count = len(listed) if len(listed) > 1 else (teams if teams is not None else 2)
+    game = game_for(name, **_options(board, players=count, teams=teams))
+    return build(game, vs=vs, **options.at_terminal()).run()
 
 
 VsOption = Annotated[
@@ -97,62 +71,44 @@ VsOption = Annotated[
 ]
 TeamsOption = Annotated[int | None, typer.Option(help="2 or 3 teams (classic-board); zepherin is 2.")]
 PlayersOption = Annotated[int | None, typer.Option(help="Number of seats; seating alternates teams.")]
-SeedOption = Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")]
-ClockOption = Annotated[
-    float | None,
-    typer.Option(
-        help="Seconds per decision (up to 3600); when they run out the engine completes the turn (BD-14).",
-        callback=check_clock,
-    ),
-]
 
 
-@play_app.command("zepherin", epilog=PLAY_NOTES)
-def play_zepherin(
-    vs: VsOption = "expert",
-    teams: TeamsOption = None,
-    players: PlayersOption = None,
-    seed: SeedOption = None,
-    board: BoardOption = None,
-    clock: ClockOption = None,
-    save: SaveOption = None,
-    force: ForceOption = False,
-    resume: ResumeOption = None,
-    server: ServerOption = None,
-    table: TableOption = None,
-    name: NameOption = None,
-) -> None:
+ON_CLOCK = "the engine completes the turn (BD-14)"
+LOCAL_ONLY = ("teams", "players", "board")
+
+
+def _play_command(name: str, doc: str) -> Callable[..., None]:
+    """Register ``dicepoker play <name>`` for a board game (both take the same options)."""
+
+    def start(
+        options: PlayOptions,
+        vs: VsOption = "expert",
+        teams: TeamsOption = None,
+        players: PlayersOption = None,
+        board: BoardOption = None,
+    ) -> int:
+        return _play(name, options, vs, teams, players, board)
+
+    start.__doc__ = doc
+    return play_command(name, clock=ON_CLOCK, local_only=LOCAL_ONLY)(start)
+
+
+play_zepherin = _play_command(
+    "zepherin",
     """Play the Zepherin board game (seed 000), or at a server with --server.
 
     Example: dicepoker play zepherin --vs expert --seed 7
     Online:  dicepoker play zepherin --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
-    """
-    options = {"clock": clock, "save": save, "force": force, "resume": resume}
-    _play("zepherin", vs, teams, players, seed, board, options, (server, table, name))
-
-
-@play_app.command("classic-board", epilog=PLAY_NOTES)
-def play_classic(
-    vs: VsOption = "expert",
-    teams: TeamsOption = None,
-    players: PlayersOption = None,
-    seed: SeedOption = None,
-    board: BoardOption = None,
-    clock: ClockOption = None,
-    save: SaveOption = None,
-    force: ForceOption = False,
-    resume: ResumeOption = None,
-    server: ServerOption = None,
-    table: TableOption = None,
-    name: NameOption = None,
-) -> None:
+    """,
+)
+play_classic = _play_command(
+    "classic-board",
     """Play the classic board game (seed 001), or at a server with --server.
 
     Example: dicepoker play classic-board --players 3 --vs greedy
     Online:  dicepoker play classic-board --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
-    """
-    options = {"clock": clock, "save": save, "force": force, "resume": resume}
-    _play("classic-board", vs, teams, players, seed, board, options, (server, table, name))
+    """,
+)
 
 
 def _hand(name: str, dice: list[str], board: Path | None, as_json: bool) -> None:
@@ -261,23 +217,15 @@ def _simulate(
     address: str | None,
 ) -> None:
     with user_errors():
-        from dicepoker.arena.simulate import simulate
-        from dicepoker.tui.common import pick_seed
-
         names = [n.strip() for n in bots.split(",") if n.strip()]
         if len(names) < 2:
             raise ConfigError("--bots needs one bot per seat, at least two, e.g. --bots expert,greedy")
-        config, run_seed, where = _options(board, teams=teams), pick_seed(seed), make_engine(engine, workers, address)
-        report = with_progress(
-            "simulating",
-            games,
-            lambda progress: simulate(name, names, games, run_seed, config=config, progress=progress, engine=where),
-            show=not as_json,
+        config = _options(board, teams=teams)
+        report = simulate_report(
+            name, names, games, seed, config=config, engine=engine, workers=workers, address=address, as_json=as_json
         )
-        if as_json:
-            print_json(report.to_json())
-            return
-        _print_report(report)
+        if report is not None:
+            _print_report(report)
 
 
 def _print_report(report: SimulationReport) -> None:

@@ -34,6 +34,7 @@ from dicepoker.core.types import JSON
 
 if TYPE_CHECKING:
     from dicepoker.arena.engine import Engine
+    from dicepoker.arena.simulate import SimulationReport
 
 T = TypeVar("T")
 
@@ -203,6 +204,36 @@ def print_duel(
         print_json(report.to_json())
     else:
         console.print(report.summary(), markup=False, soft_wrap=True)
+
+
+def simulate_report(
+    game: str,
+    bots: Sequence[str],
+    games: int,
+    seed: int | None,
+    *,
+    config: Mapping[str, object] | None = None,
+    engine: str,
+    workers: int,
+    address: str | None,
+    as_json: bool,
+) -> SimulationReport | None:
+    """The body of ``dicepoker simulate <game>`` for the scorecard and board games: ``games`` seeded games on
+    the engine asked for, with a progress bar; the report as JSON (then ``None``), else returned for printing."""
+    from dicepoker.arena.simulate import simulate  # lazy: keeps the command's start-up light
+    from dicepoker.tui.common import pick_seed
+
+    run_seed, where = pick_seed(seed), make_engine(engine, workers, address)
+    report = with_progress(
+        "simulating",
+        games,
+        lambda progress: simulate(game, list(bots), games, run_seed, config=config, progress=progress, engine=where),
+        show=not as_json,
+    )
+    if not as_json:
+        return report
+    print_json(report.to_json())
+    return None
 
 
 # -- playing at the terminal ----------------------------------------------------------------------------

@@ -6,31 +6,18 @@ from typing import Annotated
 
 import typer
 
-from dicepoker.cli.app import equity_app, hand_app, odds_app, play_app, simulate_app
+from dicepoker.cli.app import equity_app, hand_app, odds_app
 from dicepoker.cli.common import (
-    MAX_GAMES,
     MAX_SAMPLES,
     MIN_SAMPLES,
-    PLAY_NOTES,
-    AddressOption,
-    EngineOption,
-    ForceOption,
-    NameOption,
-    ResumeOption,
-    SaveOption,
-    ServerOption,
-    TableOption,
-    WorkersOption,
-    check_clock,
     console,
     percent,
-    play_game,
-    play_online_if_asked,
-    print_duel,
     print_json,
     print_odds,
     user_errors,
 )
+from dicepoker.cli.duels import duel_command
+from dicepoker.cli.playing import PlayOptions, play_command
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.suited import best_value, category_of, describe, parse_suited
 from dicepoker.games.betting import MAX_STACK
@@ -119,52 +106,12 @@ def equity_command(
         console.print(f"{result.method} over {result.samples:,} outcomes")
 
 
-@simulate_app.command("holdem")
-def simulate(
-    bots: Annotated[str, typer.Option(help="Two bots, comma-separated: expert, equity, random.")] = "expert,equity",
-    vs: Annotated[
-        str | None, typer.Option(help="Opponents (e.g. station,maniac,tight,lag): a table, each of --bots vs each.")
-    ] = None,
-    hands: Annotated[
-        int, typer.Option(help="How many independent heads-up hands to play.", min=1, max=MAX_GAMES)
-    ] = 1000,
-    seed: Annotated[int | None, typer.Option(help="Seed of the run; hand i is seeded from (seed, i).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    session: Annotated[
-        int | None,
-        typer.Option(help="Fresh bots every N hands, so sessions can run in parallel; default: one session."),
-    ] = None,
-    workers: WorkersOption = 1,
-    engine: EngineOption = "local",
-    address: AddressOption = None,
-) -> None:
-    """Heads-up duel: chips per hand the first bot wins from the second, with a 95% interval.
-
-    Hands are independent games at the default stacks (1,000); the bots swap seats every hand. The bots
-    learn over a session; --session N splits the hands into sessions that --workers or --engine ray run
-    in parallel (the same --session gives the same figures everywhere).
-
-    Example: dicepoker simulate holdem --bots expert,equity --hands 2000 --seed 1
-
-    Against the opponent styles: dicepoker simulate holdem --bots expert,equity --vs station,maniac,tight,lag
-    """
-    with user_errors():
-        print_duel(
-            "holdem",
-            bots,
-            hands,
-            seed,
-            as_json,
-            vs=vs,
-            session=session,
-            engine=engine,
-            workers=workers,
-            address=address,
-        )
+simulate = duel_command("holdem", stacks="1,000")
 
 
-@play_app.command("holdem", epilog=PLAY_NOTES)
+@play_command("holdem", clock="you check, or fold (HE-16)")
 def play(
+    options: PlayOptions,
     players: Annotated[int, typer.Option(help="Number of seats, 2 to 6; you are Player 1.")] = 2,
     vs: Annotated[
         str,
@@ -175,44 +122,13 @@ def play(
     stack: Annotated[
         int, typer.Option(help="Everyone's starting chips, a multiple of 10 up to 10**9 (HE-1).", min=10, max=MAX_STACK)
     ] = 1000,
-    seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
-    clock: Annotated[
-        float | None,
-        typer.Option(
-            help="Seconds per decision (up to 3600); when they run out you check, or fold (HE-16).",
-            callback=check_clock,
-        ),
-    ] = None,
-    save: SaveOption = None,
-    force: ForceOption = False,
-    resume: ResumeOption = None,
-    server: ServerOption = None,
-    table: TableOption = None,
-    name: NameOption = None,
-) -> None:
+) -> int:
     """Play Dice Hold'em in the terminal against bots, or hot-seat with --vs human (saved as a hand history),
     or at a server.
 
     Example: dicepoker play holdem --players 3 --vs expert --stack 200 --seed 7 --clock 60 --save game.phh
     Online:  dicepoker play holdem --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
+    from dicepoker.tui.holdem import build
 
-    def start() -> int:
-        local = {"seed": seed, "clock": clock, "save": save, "resume": resume}
-        online = play_online_if_asked("holdem", server, table, name, local)
-        if online is not None:
-            return online
-        from dicepoker.tui.holdem import play as play_holdem
-
-        return play_holdem(
-            players=players,
-            opponents=vs.split(","),
-            stack=stack,
-            seed=seed,
-            clock=clock,
-            save=save,
-            force=force,
-            resume=resume,
-        )
-
-    play_game(start, seed=seed, resume=resume)
+    return build(players=players, opponents=vs.split(","), stack=stack, **options.at_terminal()).run()

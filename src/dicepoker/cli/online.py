@@ -28,11 +28,7 @@ from dicepoker.core.errors import ConfigError, DicePokerError, IllegalAction
 from dicepoker.core.game import Game
 from dicepoker.core.log import EventLog
 from dicepoker.core.types import JSON, Ending, Result, Seat, View
-from dicepoker.games.board.view import BoardView
-from dicepoker.games.holdem.view import HoldemView
-from dicepoker.games.peekpoker.view import PeekPokerView
 from dicepoker.games.registry import create, info, infos
-from dicepoker.games.scorecard import ScorecardView
 from dicepoker.tui.table import Change
 
 WAIT_SLICE = 1.0
@@ -338,50 +334,6 @@ def _bot_names(kinds: list[str | None]) -> list[str]:
 
 def _screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
     """The game's own screen, as local play builds it, over the remote table."""
-    view_type = info(remote.name).view_type
-    build = _SCREENS.get(view_type)
-    if build is None:
-        raise ConfigError(f"{remote.name} has no terminal screen for its {view_type.__name__}")
-    return build(remote, names, bots, console, reader)
+    from dicepoker.tui.screens import make_screen
 
-
-def _scorecard_screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
-    from dicepoker.tui.loop import Names
-    from dicepoker.tui.scorecard import LazyStrategy, ScorecardScreen
-
-    strategy = LazyStrategy(console)
-    return ScorecardScreen(remote, Names(names), console, strategy=strategy, bots=bots, confirm_zero=reader.interactive)
-
-
-def _holdem_screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
-    from dicepoker.tui.holdem import HoldemScreen
-    from dicepoker.tui.loop import Names
-
-    return HoldemScreen(remote, Names(names), console)
-
-
-def _peekpoker_screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
-    from dicepoker.tui.loop import Names
-    from dicepoker.tui.peekpoker import PeekPokerScreen
-
-    return PeekPokerScreen(remote, Names(names), console)
-
-
-def _board_screen(remote: RemoteTable, names: list[str], bots: set[Seat], console: Any, reader: Any) -> Any:
-    from dicepoker.games.board.rules import BoardGame
-    from dicepoker.tui.board import TEAM_NAMES, BoardScreen
-    from dicepoker.tui.loop import Names
-
-    board = remote.game
-    assert isinstance(board, BoardGame)
-    labels = [f"{name} ({TEAM_NAMES[board.rules.team_of(seat)]})" for seat, name in enumerate(names)]
-    return BoardScreen(remote, Names(names, labels), console)
-
-
-_SCREENS: dict[type[View], Callable[[RemoteTable, list[str], set[Seat], Any, Any], Any]] = {
-    ScorecardView: _scorecard_screen,
-    HoldemView: _holdem_screen,
-    PeekPokerView: _peekpoker_screen,
-    BoardView: _board_screen,
-}
-"""The terminal screen of each view type (``GameInfo.view_type``): games that share a view share a screen."""
+    return make_screen(remote, names, console, bots=bots, reader=reader)

@@ -6,29 +6,16 @@ from typing import Annotated
 
 import typer
 
-from dicepoker.cli.app import equity_app, odds_app, play_app, simulate_app
+from dicepoker.cli.app import equity_app, odds_app
 from dicepoker.cli.common import (
-    MAX_GAMES,
-    PLAY_NOTES,
-    AddressOption,
-    EngineOption,
-    ForceOption,
-    NameOption,
-    ResumeOption,
-    SaveOption,
-    ServerOption,
-    TableOption,
-    WorkersOption,
-    check_clock,
     console,
     percent,
-    play_game,
-    play_online_if_asked,
-    print_duel,
     print_json,
     print_odds,
     user_errors,
 )
+from dicepoker.cli.duels import duel_command
+from dicepoker.cli.playing import PlayOptions, play_command
 from dicepoker.core.errors import NotationError
 from dicepoker.dice.poker import HandCategory, PokerDice, parse_dice
 from dicepoker.games.betting import MAX_STACK
@@ -130,8 +117,9 @@ def equity(
         console.print(" ".join(f"{k} {float(v):.4%}" for k, v in figures.items()) + f"  (re-rolls: {rerolls.value})")
 
 
-@play_app.command("peekpoker", epilog=PLAY_NOTES)
+@play_command("peekpoker", clock="you check, fold or stand (PK-15)", local_only=("stack", "option"))
 def play(
+    options: PlayOptions,
     players: Annotated[int, typer.Option(help="Number of seats, 2 to 4; you are Player 1.")] = 2,
     vs: Annotated[
         str,
@@ -146,88 +134,16 @@ def play(
     stack: Annotated[
         int | None, typer.Option(help="Everyone's starting chips (PK-1; default 48).", min=2, max=MAX_STACK)
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
-    clock: Annotated[
-        float | None,
-        typer.Option(
-            help="Seconds per decision (up to 3600); when they run out you check, fold or stand (PK-15).",
-            callback=check_clock,
-        ),
-    ] = None,
-    save: SaveOption = None,
-    force: ForceOption = False,
-    resume: ResumeOption = None,
-    server: ServerOption = None,
-    table: TableOption = None,
-    name: NameOption = None,
-) -> None:
+) -> int:
     """Play PeekPoker Hold'em: Crazy Aces in the terminal against bots, or hot-seat with --vs human, or at a server.
 
     Example: dicepoker play peekpoker --players 3 --vs expert,equity --option blinds --seed 7 --save game.phh
     Online:  dicepoker play peekpoker --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
+    from dicepoker.tui.peekpoker import build
 
-    def start() -> int:
-        local = {"seed": seed, "clock": clock, "save": save, "resume": resume, "stack": stack, "option": option}
-        online = play_online_if_asked("peekpoker", server, table, name, local)
-        if online is not None:
-            return online
-        from dicepoker.tui.peekpoker import play as play_peekpoker
-
-        return play_peekpoker(
-            players=players,
-            opponents=[name.strip() for name in vs.split(",")],
-            options=option or [],
-            stack=stack,
-            seed=seed,
-            clock=clock,
-            save=save,
-            force=force,
-            resume=resume,
-        )
-
-    play_game(start, seed=seed, resume=resume)
+    opponents = [name.strip() for name in vs.split(",")]
+    return build(players=players, opponents=opponents, options=option or [], stack=stack, **options.at_terminal()).run()
 
 
-@simulate_app.command("peekpoker")
-def simulate(
-    bots: Annotated[str, typer.Option(help="Two bots, comma-separated: expert, equity, random.")] = "expert,equity",
-    vs: Annotated[
-        str | None, typer.Option(help="Opponents (e.g. station,maniac,tight,lag): a table, each of --bots vs each.")
-    ] = None,
-    hands: Annotated[
-        int, typer.Option(help="How many independent heads-up hands to play.", min=1, max=MAX_GAMES)
-    ] = 1000,
-    seed: Annotated[int | None, typer.Option(help="Seed of the run; hand i is seeded from (seed, i).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    session: Annotated[
-        int | None,
-        typer.Option(help="Fresh bots every N hands, so sessions can run in parallel; default: one session."),
-    ] = None,
-    workers: WorkersOption = 1,
-    engine: EngineOption = "local",
-    address: AddressOption = None,
-) -> None:
-    """Heads-up duel: chips per hand the first bot wins from the second, with a 95% interval.
-
-    Hands are independent games at the default stacks (48); the bots swap seats every hand. The bots
-    learn over a session; --session N splits the hands into sessions that --workers or --engine ray run
-    in parallel (the same --session gives the same figures everywhere).
-
-    Example: dicepoker simulate peekpoker --bots expert,equity --hands 2000 --seed 1
-
-    Against the opponent styles: dicepoker simulate peekpoker --bots expert,equity --vs station,maniac,tight,lag
-    """
-    with user_errors():
-        print_duel(
-            "peekpoker",
-            bots,
-            hands,
-            seed,
-            as_json,
-            vs=vs,
-            session=session,
-            engine=engine,
-            workers=workers,
-            address=address,
-        )
+simulate = duel_command("peekpoker", stacks="48")

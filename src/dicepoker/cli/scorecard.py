@@ -11,31 +11,21 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from dicepoker.cli.app import odds_app, play_app, score_app, simulate_app, solve_app
+from dicepoker.cli.app import odds_app, score_app, simulate_app, solve_app
 from dicepoker.cli.common import (
     MAX_GAMES,
-    PLAY_NOTES,
     AddressOption,
     EngineOption,
-    ForceOption,
-    NameOption,
-    ResumeOption,
-    SaveOption,
-    ServerOption,
-    TableOption,
     WorkersOption,
-    check_clock,
     console,
     error_console,
-    make_engine,
     percent,
-    play_game,
-    play_online_if_asked,
     print_json,
     print_odds,
+    simulate_report,
     user_errors,
-    with_progress,
 )
+from dicepoker.cli.playing import PlayOptions, play_command
 from dicepoker.core.errors import ConfigError
 from dicepoker.dice import hand_counts, parse_dice
 
@@ -46,43 +36,23 @@ ONE_ROLL_WAYS = 6**5
 """Ordered outcomes of one roll of five dice."""
 
 
-@play_app.command("scorecard", epilog=PLAY_NOTES)
+@play_command("scorecard", clock="the engine plays (SC-14)")
 def play_scorecard(
+    options: PlayOptions,
     vs: Annotated[
         str,
         typer.Option("--vs", help="Who sits in the other seats: optimal, greedy, random, or human (hot-seat)."),
     ] = "optimal",
-    seed: Annotated[int | None, typer.Option(help="Seed of the dice; the same seed replays the same dice.")] = None,
-    clock: Annotated[
-        float | None,
-        typer.Option(
-            help="Seconds per decision (up to 3600); when they run out the engine plays (SC-14).", callback=check_clock
-        ),
-    ] = None,
-    save: SaveOption = None,
-    force: ForceOption = False,
-    resume: ResumeOption = None,
     players: Annotated[int, typer.Option(help="Number of seats, 1 to 6; you are Player 1.")] = 2,
-    server: ServerOption = None,
-    table: TableOption = None,
-    name: NameOption = None,
-) -> None:
+) -> int:
     """Play the scorecard game in the terminal against a bot, or hot-seat with --vs human, or at a server.
 
     Example: dicepoker play scorecard --vs greedy --seed 7 --save game.jsonl
     Online:  dicepoker play scorecard --server http://127.0.0.1:8000 --table 3f2a9c41d0e8b7a6
     """
+    from dicepoker.tui.scorecard import build
 
-    def start() -> int:
-        local = {"seed": seed, "clock": clock, "save": save, "resume": resume}
-        online = play_online_if_asked("scorecard", server, table, name, local)
-        if online is not None:
-            return online
-        from dicepoker.tui.scorecard import play
-
-        return play(players=players, opponent=vs, seed=seed, clock=clock, save=save, force=force, resume=resume)
-
-    play_game(start, seed=seed, resume=resume)
+    return build(players=players, opponent=vs, **options.at_terminal()).run()
 
 
 @score_app.command("scorecard")
@@ -191,24 +161,14 @@ def simulate_scorecard(
     Example: dicepoker simulate scorecard --bots optimal,greedy --games 1000 --seed 1 --workers 2
     """
     with user_errors():
-        from dicepoker.arena.simulate import simulate
-        from dicepoker.tui.common import pick_seed
-
         bot_names = [name.strip() for name in bots.split(",") if name.strip()]
         if not bot_names:
             raise ConfigError("--bots needs at least one bot name, e.g. --bots optimal,greedy")
-        run_seed = pick_seed(seed)
-        where = make_engine(engine, workers, address)
-        report: SimulationReport = with_progress(
-            "simulating",
-            games,
-            lambda progress: simulate("scorecard", bot_names, games, run_seed, progress=progress, engine=where),
-            show=not as_json,
+        report = simulate_report(
+            "scorecard", bot_names, games, seed, engine=engine, workers=workers, address=address, as_json=as_json
         )
-        if as_json:
-            print_json(report.to_json())
-            return
-        _print_report(report)
+        if report is not None:
+            _print_report(report)
 
 
 def _print_report(report: SimulationReport) -> None:

@@ -11,6 +11,7 @@ from dicepoker.core.log import Event, EventLog, replay_states
 from dicepoker.core.match import Match
 from dicepoker.core.notation import parse_int
 from dicepoker.core.state import State
+from dicepoker.core.steps import Step, replay_steps, roll_chance, settle_chance
 from dicepoker.core.types import (
     CHANCE,
     JSON,
@@ -50,11 +51,15 @@ __all__ = [
     "Result",
     "Seat",
     "State",
+    "Step",
     "Timeout",
     "ToAct",
     "View",
     "jsonable",
     "parse_int",
     "replay_states",
+    "replay_steps",
+    "roll_chance",
     "sample_exact",
+    "settle_chance",
 ]

@@ -14,11 +14,11 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from dicepoker.core.errors import CorruptLog, DicePokerError
+from dicepoker.core.errors import CorruptLog
 from dicepoker.core.fields import shown
 from dicepoker.core.game import Game
-from dicepoker.core.notation import quote
 from dicepoker.core.state import State
+from dicepoker.core.steps import replay_steps
 from dicepoker.core.types import JSON, Action, Seat
 
 FORMAT = "dicepoker-log"
@@ -138,11 +138,4 @@ def replay_states(game: Game[object, State], events: Iterable[Event]) -> list[St
     Raises :class:`CorruptLog` naming the first event that does not parse or is illegal.
     """
     state = game.initial_state()
-    states = [state]
-    for index, event in enumerate(events, start=1):
-        try:
-            state = state.apply(game.parse_action(event.action), event.seat)
-        except DicePokerError as exc:
-            raise CorruptLog(f"event {index} ({quote(event.action)} by seat {event.seat}): {exc}") from exc
-        states.append(state)
-    return states
+    return [state, *(step.after for step in replay_steps(game, events, start=state))]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from random import Random
 
-from dicepoker.core.errors import CorruptLog, DicePokerError
+from dicepoker.core.errors import CorruptLog
 from dicepoker.core.game import Game
 from dicepoker.core.log import Event, EventLog
 from dicepoker.core.state import State
+from dicepoker.core.steps import Step, replay_steps, roll_chance
 from dicepoker.core.types import Action, Seat
 
 
@@ -46,17 +47,16 @@ class Match:
         match = cls.__new__(cls)
         match.game, match.seed, match.rng = game, log.seed, Random(log.seed)
         match.state, match._config, match._events = game.initial_state(), game.config_json(), []
-        for index, event in enumerate(log.events, start=1):
-            try:
-                action = game.parse_action(event.action)
-                if event.seat is None and log.seed is not None and match.state.is_chance:
-                    drawn = match.state.sample_chance(match.rng)
-                    if drawn != action:
-                        raise CorruptLog(f"the dice do not follow from seed {log.seed} (drawn: {drawn})")
-                match.state = match.state.apply(action, event.seat)
-            except DicePokerError as exc:
-                raise CorruptLog(f"event {index} ({event.action!r} by seat {event.seat}): {exc}") from exc
-            match._events.append(Event(event.seat, event.action))
+        for step in replay_steps(game, log.events, start=match.state):
+            if log.seed is not None and step.event.seat is None and step.before.is_chance:
+                drawn = step.before.sample_chance(match.rng)  # the RNG must stand where the logged game left it
+                if drawn != step.action:
+                    raise CorruptLog(
+                        f"event {step.number} ({step.event.action!r} by seat None): "
+                        f"the dice do not follow from seed {log.seed} (drawn: {drawn})"
+                    )
+            match.state = step.after
+            match._events.append(Event(step.event.seat, step.event.action))
         match.roll_dice()
         return match
 
@@ -67,17 +67,30 @@ class Match:
 
     def act(self, action: Action, seat: Seat | None = None) -> None:
         """Apply a player's action (raises ``IllegalAction``, changing nothing), then roll any dice due."""
+        self.play(action, seat)
+
+    def play(self, action: Action, seat: Seat | None = None) -> tuple[Step[Event], ...]:
+        """:meth:`act`, handing back each step it took: the player's action, then every die rolled after it
+        (numbered by their place in the log, from 1), with the states before and after each."""
         resolved = self.state.resolve_seat(action, seat)
-        self.state = self.state.apply(action, resolved)
-        self._events.append(Event(resolved, str(action)))
-        self.roll_dice()
+        after = self.state.apply(action, resolved)
+        event = Event(resolved, str(action))
+        self._events.append(event)
+        steps = [Step(len(self._events), event, action, self.state, after)]
+        self.state = after
+        return (*steps, *self.roll_dice())
 
     def act_text(self, text: str, seat: Seat | None = None) -> None:
         self.act(self.game.parse_action(text), seat)
 
-    def roll_dice(self) -> None:
-        """Resolve chance nodes until a player must act or the game is over."""
-        while self.state.is_chance:
-            outcome = self.state.sample_chance(self.rng)
-            self.state = self.state.apply(outcome)
-            self._events.append(Event(None, str(outcome)))
+    def roll_dice(self) -> tuple[Step[Event], ...]:
+        """Resolve chance nodes until a player must act or the game is over; the steps taken."""
+        steps = []
+        before = self.state
+        for outcome, after in roll_chance(before, self.rng):
+            event = Event(None, str(outcome))
+            self._events.append(event)
+            steps.append(Step(len(self._events), event, outcome, before, after))
+            before = after
+        self.state = before
+        return tuple(steps)

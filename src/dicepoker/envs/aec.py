@@ -22,6 +22,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from dicepoker.core.state import State
+from dicepoker.core.steps import settle_chance
 from dicepoker.core.types import Action, Timeout
 from dicepoker.envs.codec import Codec, codec_for
 from dicepoker.games import registry
@@ -40,9 +41,7 @@ def rewards_of(state: State, players: int) -> list[float]:
 
 def advance(state: State, rng: Random) -> State:
     """Roll every die due until a player must decide or the game is over."""
-    while state.is_chance:
-        state = state.apply(state.sample_chance(rng))
-    return state
+    return settle_chance(state, rng)
 
 
 class DicePokerAEC(AECEnv):  # type: ignore[misc]

@@ -8,15 +8,16 @@ could claim marked with ``*``; a legend says so. ``--clock`` limits each decisio
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Sequence, Set
 from random import Random
-from typing import Any
+from typing import Any, Unpack
 
 from rich.console import Console
 from rich.text import Text
 
 from dicepoker.bots.registry import bot_names, create_bot
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
+from dicepoker.core.game import Game
 from dicepoker.core.types import Action, Resign, Result, Seat, Timeout
 from dicepoker.games.board.actions import Claim, Forfeit, Remove
 from dicepoker.games.board.claims import read_hand
@@ -24,9 +25,9 @@ from dicepoker.games.board.layout import FREE, Layout, Square
 from dicepoker.games.board.rules import BoardGame
 from dicepoker.games.board.view import BoardView
 from dicepoker.games.dice_turn import DICE, Reroll, Roll, parse_positions
-from dicepoker.tui.common import LineReader, TurnClock, dice_text, pick_seed
-from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
-from dicepoker.tui.saving import check_save_path, local_loop, start_match
+from dicepoker.tui.common import LineReader, dice_text
+from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen
+from dicepoker.tui.screens import LocalOptions, local_game
 from dicepoker.tui.table import Change, Table
 
 TEAM_STYLES = ("bold white on red", "bold white on blue", "bold black on green")
@@ -200,45 +201,29 @@ class BoardScreen(Screen):
         self.console.print(f"[bold]Game over:[/] {result.reason}. Winner(s): {winners}.")
 
 
+def screen(table: Table, names: Sequence[str], console: Console, *, bots: Set[Seat], reader: LineReader) -> Screen:
+    """The board games' screen (:data:`dicepoker.tui.screens.SCREENS`): each player named with their team."""
+    game = table.game
+    assert isinstance(game, BoardGame)
+    labels = [f"{name} ({TEAM_NAMES[game.rules.team_of(seat)]})" for seat, name in enumerate(names)]
+    return BoardScreen(table, Names(names, labels), console)
+
+
 def build(
     game: BoardGame,
     *,
     vs: str = "expert",
-    seed: int | None = None,
-    clock: float | None = None,
-    save: Path | None = None,
-    force: bool = False,
-    resume: Path | None = None,
-    console: Console | None = None,
-    reader: LineReader | None = None,
+    **options: Unpack[LocalOptions],
 ) -> PlayLoop:
     """A board game at this terminal, ready to ``run()``; ``resume`` continues a saved one (``game`` only names it)."""
-    TurnClock(clock)
-    if save is not None:
-        check_save_path(save, force=force)
-    console = console or Console(highlight=False, soft_wrap=True)
-    reader = reader or LineReader()
-    match = start_match(lambda: game, game.name, seed=pick_seed(seed), resume=resume)  # type: ignore[arg-type,return-value]
-    played = match.game
-    assert isinstance(played, BoardGame)
-    kinds = seat_kinds(played, vs)
-    bots = {seat: create_bot(played.name, kind) for seat, kind in enumerate(kinds) if kind is not None}
-    names = seat_names(kinds)
-    labels = [f"{name} ({TEAM_NAMES[played.rules.team_of(seat)]})" for seat, name in enumerate(names)]
-    return local_loop(
-        match,
+
+    def kinds(played: Game[Any, Any]) -> list[str | None]:
+        assert isinstance(played, BoardGame)
+        return seat_kinds(played, vs)
+
+    return local_game(
+        game.name,
+        lambda: game,
         kinds,
-        bots,
-        lambda table: BoardScreen(table, Names(names, labels), console),
-        clock=clock,
-        console=console,
-        reader=reader,
-        save=save,
-        resume=resume,
-        force=force,
+        **options,
     )
-
-
-def play(game: BoardGame, **options: Any) -> int:
-    """Play one board game at this terminal; returns the exit status."""
-    return build(game, **options).run()

@@ -12,22 +12,21 @@ keyboard over on a cleared screen, so that nobody sees another's pocket dice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence, Set
+from typing import Unpack
 
 from rich.console import Console
 from rich.text import Text
 
-from dicepoker.bots.registry import bot_names, create_bot
+from dicepoker.bots.registry import bot_names
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
 from dicepoker.core.types import Action, Result, Seat, Timeout
 from dicepoker.dice.suited import HandCategory, Suit, SuitedDie, best_value, category_of, describe, value_faces
 from dicepoker.games.betting import Bet, BettingAction, Call, Check, Fold, Raise
 from dicepoker.games.holdem import HoldemGame, HoldemView, Showdown
-from dicepoker.tui.common import LineReader, TurnClock, pick_seed
-from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
-from dicepoker.tui.saving import check_save_path, local_loop, start_match
+from dicepoker.tui.common import LineReader
+from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen
+from dicepoker.tui.screens import LocalOptions, local_game
 from dicepoker.tui.table import Change, Table
 
 HUMAN = "human"
@@ -320,48 +319,23 @@ def opponent_kinds(players: int, opponents: Sequence[str], game: str) -> list[st
     return [None, *(None if name == HUMAN else name for name in names)]
 
 
+def screen(table: Table, names: Sequence[str], console: Console, *, bots: Set[Seat], reader: LineReader) -> Screen:
+    """The Hold'em screen (:data:`dicepoker.tui.screens.SCREENS`)."""
+    return HoldemScreen(table, Names(names), console)
+
+
 def build(
     *,
     players: int = 2,
     opponents: Sequence[str] = ("expert",),
     stack: int = 1000,
-    seed: int | None = None,
-    clock: float | None = None,
-    save: Path | None = None,
-    force: bool = False,
-    resume: Path | None = None,
-    console: Console | None = None,
-    reader: LineReader | None = None,
+    **options: Unpack[LocalOptions],
 ) -> PlayLoop:
     """A game at this terminal, ready to ``run()``. With ``resume`` the game saved there goes on: its
     players, stacks and seed come from the file, the opponents from ``opponents``."""
-    TurnClock(clock)
-    if save is not None:
-        check_save_path(save, force=force)
-    console = console or Console(highlight=False, soft_wrap=True)
-    reader = reader or LineReader()
-    match = start_match(
-        lambda: HoldemGame(players=players, stack=stack),  # type: ignore[arg-type,return-value]
+    return local_game(
         "holdem",
-        seed=pick_seed(seed),
-        resume=resume,
+        lambda: HoldemGame(players=players, stack=stack),
+        lambda game: opponent_kinds(game.num_players, opponents, "holdem"),
+        **options,
     )
-    kinds = opponent_kinds(match.game.num_players, opponents, "holdem")
-    bots = {seat: create_bot("holdem", kind) for seat, kind in enumerate(kinds) if kind is not None}
-    return local_loop(
-        match,
-        kinds,
-        bots,
-        lambda table: HoldemScreen(table, Names(seat_names(kinds)), console),
-        clock=clock,
-        console=console,
-        reader=reader,
-        save=save,
-        resume=resume,
-        force=force,
-    )
-
-
-def play(**options: Any) -> int:
-    """Play one game at this terminal (``dicepoker play holdem``); returns the exit status."""
-    return build(**options).run()

@@ -9,10 +9,9 @@ an ace decision (PK-15). ``--save FILE`` writes the game as a hand history as it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Sequence, Set
 from random import Random
-from typing import Any
+from typing import Any, Unpack
 
 from rich.console import Console
 from rich.text import Text
@@ -25,10 +24,10 @@ from dicepoker.games.betting import Bet, Call, Raise
 from dicepoker.games.peekpoker.actions import Phase, RerollAces, Stand
 from dicepoker.games.peekpoker.view import PeekPokerView
 from dicepoker.games.registry import create
-from dicepoker.tui.common import LineReader, TurnClock, pick_seed
+from dicepoker.tui.common import LineReader
 from dicepoker.tui.holdem import opponent_kinds
-from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
-from dicepoker.tui.saving import check_save_path, local_loop, start_match
+from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen
+from dicepoker.tui.screens import LocalOptions, local_game
 from dicepoker.tui.table import Change, Table
 
 OPTIONS = {
@@ -261,46 +260,26 @@ class PeekPokerScreen(Screen):
         self.console.print(f"[bold]Game over:[/] {winners} won — {result.reason}. Chips: {chips}.")
 
 
+def screen(table: Table, names: Sequence[str], console: Console, *, bots: Set[Seat], reader: LineReader) -> Screen:
+    """The PeekPoker screen (:data:`dicepoker.tui.screens.SCREENS`)."""
+    return PeekPokerScreen(table, Names(names), console)
+
+
 def build(
     *,
     players: int = 2,
     opponents: Sequence[str] = ("expert",),
     options: Sequence[str] = (),
     stack: int | None = None,
-    seed: int | None = None,
-    clock: float | None = None,
-    save: Path | None = None,
-    force: bool = False,
-    resume: Path | None = None,
-    console: Console | None = None,
-    reader: LineReader | None = None,
+    **local: Unpack[LocalOptions],
 ) -> PlayLoop:
     """A game at this terminal, ready to ``run()``; ``resume`` continues a saved one (its options from the file)."""
-    TurnClock(clock)
     config: dict[str, Any] = {"players": players, **game_options(list(options))}
     if stack is not None:
         config["stack"] = stack
-    if save is not None:
-        check_save_path(save, force=force)
-    console = console or Console(highlight=False, soft_wrap=True)
-    reader = reader or LineReader()
-    match = start_match(lambda: create("peekpoker", **config), "peekpoker", seed=pick_seed(seed), resume=resume)
-    kinds = opponent_kinds(match.game.num_players, opponents, "peekpoker")
-    bots = {seat: create_bot("peekpoker", kind) for seat, kind in enumerate(kinds) if kind is not None}
-    return local_loop(
-        match,
-        kinds,
-        bots,
-        lambda table: PeekPokerScreen(table, Names(seat_names(kinds)), console),
-        clock=clock,
-        console=console,
-        reader=reader,
-        save=save,
-        resume=resume,
-        force=force,
+    return local_game(
+        "peekpoker",
+        lambda: create("peekpoker", **config),
+        lambda game: opponent_kinds(game.num_players, opponents, "peekpoker"),
+        **local,
     )
-
-
-def play(**options: Any) -> int:
-    """Play one game at this terminal (``dicepoker play peekpoker``); returns the exit status."""
-    return build(**options).run()

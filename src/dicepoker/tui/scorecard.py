@@ -8,37 +8,35 @@ end-of-game review judge each decision by the optimal strategy's expected final 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable, Sequence, Set
+from typing import Any, Unpack
 
 from rich.console import Console
 from rich.table import Table
 
+from dicepoker.analysis.scorecard_review import describe, review_decisions
 from dicepoker.analysis.scorecard_solver import Strategy, StrategyLoad, load_strategy
 from dicepoker.bots.base import Bot
 from dicepoker.bots.registry import create_bot
 from dicepoker.bots.scorecard import OptimalBot
 from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
+from dicepoker.core.game import Game
 from dicepoker.core.log import EventLog
-from dicepoker.core.types import Action, Resign, Result, Seat, Timeout
+from dicepoker.core.types import Action, Resign, Result, Seat
 from dicepoker.dice.scoring import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, scores
-from dicepoker.games.dice_turn import DICE, Reroll, Roll, Rolled, parse_positions
+from dicepoker.games.dice_turn import DICE, Reroll, Roll, parse_positions
 from dicepoker.games.scorecard import (
     ROUNDS,
-    Card,
     Score,
     ScorecardGame,
     ScorecardView,
     card_total,
-    default_category,
     upper_total,
 )
-from dicepoker.tui.common import LineReader, TurnClock, dice_text, pick_seed
-from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen, seat_names
+from dicepoker.tui.common import LineReader, TurnClock, dice_text
+from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen
 from dicepoker.tui.progress import BuildProgress
-from dicepoker.tui.saving import check_save_path, local_loop, start_match
+from dicepoker.tui.screens import LocalOptions, local_game
 from dicepoker.tui.table import Change
 from dicepoker.tui.table import Table as GameTable
 
@@ -62,67 +60,6 @@ Commands (dice positions are 1 to 5, left to right):
   help               this list
   quit               leave the game (it is saved as you play when --save was given)
 Boxes: """ + ", ".join(f"{c + 1} {c.slug}" for c in Category)
-
-
-# -- judging decisions ------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One decision after a roll, judged against optimal play (expected final totals of the card)."""
-
-    seat: Seat
-    round: int
-    dice: tuple[int, ...]
-    rolls_used: int
-    chosen: Action
-    best: Action
-    loss: float
-    timed_out: bool
-
-
-def judge(strategy: Strategy, card: Card, dice: Sequence[int], rolls_used: int, chosen: Action) -> tuple[Action, float]:
-    """The optimal action here and how many expected points ``chosen`` gives up against it."""
-    values = strategy.action_values(card, tuple(dice), rolls_used)
-    best_action, best_value = values[0]
-    return best_action, best_value - dict(values)[chosen]
-
-
-def review_decisions(log: EventLog, strategy: Strategy) -> list[Decision]:
-    """Every decision made after a roll in a logged game, with its cost against optimal play.
-
-    A timeout counts as the decision the engine made for the player (SC-14): the box it filled.
-    """
-    game = ScorecardGame(**log.config)
-    state = game.initial_state()
-    decisions = []
-    for event in log.events:
-        action = game.parse_action(event.action)
-        seat = state.seat
-        card = state.cards[seat]
-        judged: tuple[tuple[int, ...], int, Action, bool] | None = None
-        if event.seat is not None and state.turn.has_rolled and isinstance(action, (Reroll, Score, Timeout)):
-            dice = state.turn.dice
-            chosen: Action = Score(default_category(card, dice)) if isinstance(action, Timeout) else action
-            judged = (dice, state.turn.rolls, chosen, isinstance(action, Timeout))
-        elif isinstance(action, Rolled) and state.auto_complete and not state.turn.has_rolled:
-            # A timeout before the first roll: the engine rolled once and scored what landed.
-            judged = (action.dice, 1, Score(default_category(card, action.dice)), True)
-        if judged is not None:
-            dice, rolls_used, chosen, timed_out = judged
-            best, loss = judge(strategy, card, dice, rolls_used, chosen)
-            round_number = sum(box is not None for box in card) + 1
-            decisions.append(Decision(seat, round_number, dice, rolls_used, chosen, best, loss, timed_out))
-        state = state.apply(action, event.seat)
-    return decisions
-
-
-def describe(action: Action, dice: Sequence[int]) -> str:
-    """An action in words of dice values (never positions): ``keep 6 6``, ``score full-house (25)``."""
-    if isinstance(action, Reroll):
-        kept = sorted(d for i, d in enumerate(dice) if i not in action.positions)
-        return f"keep {' '.join(map(str, kept))}" if kept else "re-roll all five"
-    if isinstance(action, Score):
-        return f"{action} ({scores(tuple(dice))[action.category]})"
-    return str(action)
 
 
 # -- tables -----------------------------------------------------------------------------------------
@@ -435,66 +372,66 @@ def _choice_key(action: Action, dice: Sequence[int]) -> tuple[str, ...]:
 
 
 # -- starting a game ----------------------------------------------------------------------------------
+def screen(
+    table: GameTable,
+    names: Sequence[str],
+    console: Console,
+    *,
+    bots: Set[Seat],
+    reader: LineReader,
+    strategy: LazyStrategy | None = None,
+    confirm_zero: bool | None = None,
+) -> Screen:
+    """The scorecard screen (:data:`dicepoker.tui.screens.SCREENS`); hints and reviews use ``strategy`` (the
+    bots' own, when they play by it), and ``confirm_zero`` defaults to whether a person types at a terminal."""
+    return ScorecardScreen(
+        table,
+        Names(names),
+        console,
+        strategy=strategy or LazyStrategy(console),
+        bots=set(bots),
+        confirm_zero=reader.interactive if confirm_zero is None else confirm_zero,
+    )
+
+
 def build(
     *,
     players: int = 2,
     opponent: str = "optimal",
-    seed: int | None = None,
-    clock: float | None = None,
-    save: Path | None = None,
-    force: bool = False,
-    resume: Path | None = None,
-    console: Console | None = None,
-    reader: LineReader | None = None,
     strategy_loader: Callable[[], StrategyLoad] | None = None,
     confirm_zero: bool | None = None,
+    **options: Unpack[LocalOptions],
 ) -> PlayLoop:
     """A game at this terminal, ready to ``run()``: seat 0 is a person, the others ``opponent`` (``human``:
     hot-seat). With ``resume`` the game saved there goes on (its players and seed come from the file).
     ``confirm_zero``: ask before a box scores 0 while another would score (default: when a person types at
     a terminal; a piped script is not asked)."""
-    TurnClock(clock)
+    TurnClock(options.get("clock"))
     if opponent not in OPPONENTS:
         raise ConfigError(f"unknown opponent {opponent!r}; choose one of: {', '.join(OPPONENTS)}")
-    if save is not None:
-        check_save_path(save, force=force)
-    # Soft wrap: messages keep their lines (and paths) whole when the output goes to a pipe or a file.
-    console = console or Console(highlight=False, soft_wrap=True)
-    reader = reader or LineReader()
-    match = start_match(
-        lambda: ScorecardGame(players=players),  # type: ignore[arg-type,return-value]
-        "scorecard",
-        seed=pick_seed(seed),
-        resume=resume,
-    )
-    count = match.game.num_players
     other: str | None = None if opponent == "human" else opponent
-    kinds: list[str | None] = [None, *[other] * (count - 1)]
-    strategy = LazyStrategy(console, strategy_loader)
-    bots: dict[Seat, Bot] = {
-        seat: OptimalBot(strategy.get()) if kind == "optimal" else create_bot("scorecard", kind)
-        for seat, kind in enumerate(kinds)
-        if kind is not None
-    }
-    if confirm_zero is None:
-        confirm_zero = reader.interactive
-    names = Names(seat_names(kinds))
-    return local_loop(
-        match,
-        kinds,
-        bots,
-        lambda table: ScorecardScreen(
-            table, names, console, strategy=strategy, bots=set(bots), confirm_zero=confirm_zero
-        ),
-        clock=clock,
-        console=console,
-        reader=reader,
-        save=save,
-        resume=resume,
-        force=force,
+    strategies: list[LazyStrategy] = []  # the one the bots play by, shared with the screen's hints
+
+    def seat_bots(game: Game[Any, Any], kinds: Sequence[str | None], console: Console) -> dict[Seat, Bot]:
+        strategies.append(LazyStrategy(console, strategy_loader))
+        return {
+            seat: OptimalBot(strategies[0].get()) if kind == "optimal" else create_bot("scorecard", kind)
+            for seat, kind in enumerate(kinds)
+            if kind is not None
+        }
+
+    def shared_screen(
+        table: GameTable, names: Sequence[str], console: Console, *, bots: Set[Seat], reader: LineReader
+    ) -> Screen:
+        return screen(
+            table, names, console, bots=bots, reader=reader, strategy=strategies[0], confirm_zero=confirm_zero
+        )
+
+    return local_game(
+        "scorecard",
+        lambda: ScorecardGame(players=players),
+        lambda game: [None, *[other] * (game.num_players - 1)],
+        **options,
+        bots=seat_bots,
+        screen=shared_screen,
     )
-
-
-def play(**options: Any) -> int:
-    """Play one game at this terminal (``dicepoker play scorecard``); returns the exit status."""
-    return build(**options).run()

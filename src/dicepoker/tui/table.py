@@ -193,15 +193,9 @@ class LocalTable:
                 return
 
     def _act(self, seat: Seat, action: Any) -> None:
-        logged = len(self.match.log.events)
-        self.match.act(action, seat)
-        events = self.match.log.events[logged:]
-        written = []
-        for event in events:
-            before = self._states[-1]
-            after = before.apply(self.game.parse_action(event.action), event.seat)
-            self._states.append(after)
-            written.append((event, before, after))
+        steps = self.match.play(action, seat)  # the states it passed through: nothing is applied twice
+        self._states.extend(step.after for step in steps)
+        written = [(step.event, step.before, step.after) for step in steps]
         if self.sink is not None:
             self.sink.write(written)
         self._restart_clocks(seat)

@@ -18,25 +18,25 @@ from dicepoker.games.holdem.actions import (
 from dicepoker.games.holdem.actions import (
     Phase as Phase,
 )
-from dicepoker.games.holdem.rules import (
+from dicepoker.games.holdem.config import (
     BOARD_AFTER as BOARD_AFTER,
 )
-from dicepoker.games.holdem.rules import (
+from dicepoker.games.holdem.config import (
     FACES as FACES,
 )
-from dicepoker.games.holdem.rules import (
+from dicepoker.games.holdem.config import (
     POCKET as POCKET,
 )
-from dicepoker.games.holdem.rules import (
+from dicepoker.games.holdem.config import (
     STREETS as STREETS,
 )
-from dicepoker.games.holdem.rules import (
+from dicepoker.games.holdem.config import (
     SUITS as SUITS,
 )
-from dicepoker.games.holdem.rules import (
+from dicepoker.games.holdem.config import (
     UNIT as UNIT,
 )
-from dicepoker.games.holdem.rules import (
+from dicepoker.games.holdem.config import (
     HoldemConfig as HoldemConfig,
 )
 from dicepoker.games.holdem.rules import (

@@ -17,8 +17,7 @@ from fractions import Fraction
 from functools import cache, cached_property
 from random import Random
 
-from dicepoker.core.errors import ConfigError, IllegalAction, NotationError
-from dicepoker.core.fields import shown
+from dicepoker.core.errors import IllegalAction, NotationError
 from dicepoker.core.frozen import evolve
 from dicepoker.core.game import Game, unknown_action
 from dicepoker.core.rolloff import RollOff
@@ -37,7 +36,6 @@ from dicepoker.core.types import (
 )
 from dicepoker.dice.suited import BAG, HandCategory, Suit, SuitedDie, best_value, category_of, parse_suited
 from dicepoker.games.betting import (
-    MAX_STACK,
     Betting,
     BettingRules,
     Check,
@@ -46,6 +44,10 @@ from dicepoker.games.betting import (
     parse_betting_action,
 )
 from dicepoker.games.holdem.actions import FLOP_REROLLS, HIGH_ROLLS, Draw, FlopReroll, HighRoll, Phase
+from dicepoker.games.holdem.config import BOARD_AFTER, FACES, POCKET, STREETS, SUITS, HoldemConfig
+from dicepoker.games.holdem.config import MAX_PLAYERS as MAX_PLAYERS  # re-exported: its old home
+from dicepoker.games.holdem.config import MIN_PLAYERS as MIN_PLAYERS  # re-exported: its old home
+from dicepoker.games.holdem.config import UNIT as UNIT  # re-exported: its old home
 from dicepoker.games.holdem.view import (
     HoldemView,
     Showdown,
@@ -66,44 +68,6 @@ __all__ = [
     "Phase",
     "Showdown",
 ]
-
-# -- constants --------------------------------------------------------------------------------------
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
-UNIT = 10
-POCKET = 2
-BOARD_AFTER = (0, 3, 4, 5)
-"""Community dice on the table during each betting round (Open, Flop, Turn, River)."""
-STREETS = ("open", "flop", "turn", "river")
-FACES = frozenset(range(1, 7))
-SUITS = frozenset(Suit)
-
-
-# -- config -----------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HoldemConfig:
-    players: int = 2
-    """HE-1: 2 to 6 players."""
-    stack: int = 1000
-    """HE-1: every player starts with this many chips (a multiple of 10, at most ``MAX_STACK``, 10**9)."""
-    ante: int = 10
-    """HE-3: the ante of each hand."""
-
-    def __post_init__(self) -> None:
-        for name in ("players", "stack", "ante"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ConfigError(f"{name} must be a whole number, got {shown(value)}")
-            if value > MAX_STACK:
-                raise ConfigError(f"{name} must be at most {MAX_STACK:,}, got {shown(value)}")
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError(f"holdem is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {self.players}")
-        if self.stack <= 0 or self.stack % UNIT or self.ante < 0 or self.ante % UNIT:
-            raise ConfigError(f"stack and ante must be multiples of {UNIT} (HE-1), stack positive")
-
-    def betting_rules(self) -> BettingRules:
-        """HE-5: 10 in the Open and Flop, 10 or 20 in the Turn and River, at most three raises."""
-        ranges = ((10, 10), (10, 10), (10, 20), (10, 20))
-        return BettingRules.spread_limit(ranges, ante=self.ante, raise_cap=4, unit=UNIT)
 
 
 # -- state ------------------------------------------------------------------------------------------

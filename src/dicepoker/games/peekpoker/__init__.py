@@ -18,16 +18,16 @@ from dicepoker.games.peekpoker.actions import (
 from dicepoker.games.peekpoker.actions import (
     parse_peekpoker_action as parse_peekpoker_action,
 )
-from dicepoker.games.peekpoker.rules import (
+from dicepoker.games.peekpoker.config import (
     COMMUNITY_DICE as COMMUNITY_DICE,
 )
-from dicepoker.games.peekpoker.rules import (
+from dicepoker.games.peekpoker.config import (
     FORCED_BET as FORCED_BET,
 )
-from dicepoker.games.peekpoker.rules import (
+from dicepoker.games.peekpoker.config import (
     OWN_DICE as OWN_DICE,
 )
-from dicepoker.games.peekpoker.rules import (
+from dicepoker.games.peekpoker.config import (
     PeekPokerConfig as PeekPokerConfig,
 )
 from dicepoker.games.peekpoker.rules import (

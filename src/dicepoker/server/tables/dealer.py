@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from dicepoker.bots.registry import create_bot
 from dicepoker.core.errors import DicePokerError
+from dicepoker.core.steps import roll_chance
 from dicepoker.core.types import Action, Seat, Timeout
 from dicepoker.server.errors import Rejected
 from dicepoker.server.logs import log_event
@@ -215,9 +216,8 @@ class Dealer:
         rng = table.rng
         assert rng is not None
         counter = rng.counter
-        while state.is_chance:
-            outcome = state.sample_chance(rng)
-            state = state.apply(outcome)
+        for outcome, rolled in roll_chance(state, rng):
+            state = rolled
             seq += 1
             events.append(EventRecord(seq, None, str(outcome)))
         saved = table.snapshot()

@@ -60,15 +60,17 @@ import math
 import random
 import secrets
 import struct
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from dicepoker.core.errors import CorruptLog, DicePokerError
+from dicepoker.core.game import Game
 from dicepoker.core.log import EventLog, check_fairness
 from dicepoker.core.state import State
-from dicepoker.core.types import JSON, Action
+from dicepoker.core.steps import replay_steps
+from dicepoker.core.types import JSON
 
 if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
@@ -426,7 +428,7 @@ def verify_log(log: EventLog, *, seen_commitment: str | None = None) -> VerifyRe
         raise CorruptLog(f"log header has a bad config: {exc}") from exc
     if seen_commitment is not None and not isinstance(seen_commitment, str):
         raise FairnessError("the commitment seen is a hex string")
-    checks, error, final = _replay_chance(game.initial_state(), game.parse_action, log, rng)
+    checks, error, final = _replay_chance(game, log, rng)
     return VerifyReport(
         scheme=SCHEME,
         commitment=str(log.fairness["commitment"]),
@@ -441,20 +443,23 @@ def verify_log(log: EventLog, *, seen_commitment: str | None = None) -> VerifyRe
     )
 
 
-def _replay_chance(
-    state: State, parse: Callable[[str], Action], log: EventLog, rng: FairRandom
-) -> tuple[list[ChanceCheck], str | None, State]:
+def _replay_chance(game: Game[Any, Any], log: EventLog, rng: FairRandom) -> tuple[list[ChanceCheck], str | None, State]:
+    """Every die of ``log`` checked against the stream, the first event that does not apply, and the state reached."""
     checks: list[ChanceCheck] = []
-    for index, event in enumerate(log.events, start=1):
-        try:
-            action = parse(event.action)
-            if event.seat is None:
-                expected = state.sample_chance(rng)
-                ok = action == expected or str(action) == str(expected)
-                checks.append(ChanceCheck(index, str(expected), event.action, ok))
-            state = state.apply(action, event.seat)
-        except DicePokerError as exc:
-            return checks, f"event {index} ({event.action!r} by {_who(event.seat)}) does not apply: {exc}", state
+    applied = 0
+    state = game.initial_state()
+    try:
+        for step in replay_steps(game, log.events):
+            applied = step.number
+            if step.event.seat is None:
+                expected = step.before.sample_chance(rng)
+                ok = step.action == expected or str(step.action) == str(expected)
+                checks.append(ChanceCheck(step.number, str(expected), step.event.action, ok))
+            state = step.after
+    except CorruptLog as exc:
+        event = log.events[applied]
+        why = exc.__cause__ or exc
+        return checks, f"event {applied + 1} ({event.action!r} by {_who(event.seat)}) does not apply: {why}", state
     return checks, None, state
 
 

@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from dicepoker.core.steps import replay_steps
 from dicepoker.core.types import JSON
 from dicepoker.server.storage.records import EventRecord, SeatRecord, TableRecord
 from dicepoker.server.tables.fairness import FairRandom
@@ -34,15 +35,14 @@ def absorb(table: Table, record: TableRecord, events: Sequence[EventRecord]) -> 
     if record.version != table.version + len(new) or any(e.seq != table.version + 1 + i for i, e in enumerate(new)):
         raise Gap(f"table {table.id}: at {table.version}, told of {record.version}")
     state, last = table.state, table.last
-    for index, event in enumerate(new):
-        before = state
-        state = state.apply(table.game.parse_action(event.action), event.seat)
+    for step in replay_steps(table.game, new, start=state):
+        state, event = step.after, step.event
         if event.seat is None:
             continue
-        last = Last(event.seat, event.action, simultaneous(before))
+        last = Last(event.seat, event.action, simultaneous(step.before))
         if event.client_id is not None:
             acked = event.seq
-            for following in new[index + 1 :]:
+            for following in new[step.number :]:
                 if following.seat is not None:
                     break
                 acked = following.seq  # the dice that followed belonged to the same commit

@@ -20,6 +20,7 @@ from dicepoker.bots.base import Bot
 from dicepoker.core.errors import DicePokerError
 from dicepoker.core.log import Event, EventLog
 from dicepoker.core.state import State
+from dicepoker.core.steps import replay_steps
 from dicepoker.core.types import CHANCE, JSON, Seat
 from dicepoker.games.registry import AnyGame, create, game_class
 from dicepoker.server.storage.records import EventRecord, SeatRecord, TableRecord
@@ -90,13 +91,12 @@ class Table:
         game = create(record.game, **record.config)
         state = game.initial_state()
         table = cls(record, game, state, list(events))
-        for index, event in enumerate(events):
-            before = state
-            state = state.apply(game.parse_action(event.action), event.seat)
+        for step in replay_steps(game, events, start=state):
+            state, event = step.after, step.event
             if event.seat is not None:
-                table.last = Last(event.seat, event.action, simultaneous(before))
+                table.last = Last(event.seat, event.action, simultaneous(step.before))
                 if event.client_id is not None:
-                    acked = index + 1
+                    acked = step.number
                     while acked < len(events) and events[acked].seat is None:
                         acked += 1  # the dice that followed belonged to the same commit
                     table.accepted[(event.seat, event.client_id)] = acked

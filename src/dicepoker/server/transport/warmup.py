@@ -39,7 +39,7 @@ def _peekpoker_hands() -> None:
 
 
 def _peekpoker_bots() -> None:
-    from dicepoker.bots.peekpoker import hand_equity
+    from dicepoker.analysis.peekpoker_equity import hand_equity
     from dicepoker.dice.poker import parse_dice
 
     hand_equity(parse_dice("A A K"), parse_dice("Q J 9"), rerolls=True)  # the equity and expert bots' tables

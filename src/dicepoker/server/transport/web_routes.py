@@ -9,25 +9,22 @@ table's replay, verification and review are served by id (:mod:`.replay_routes`)
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from functools import cache
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from dicepoker.analysis.scorecard_review import describe, review_decisions
 from dicepoker.analysis.scorecard_solver import Strategy, load_strategy
 from dicepoker.core.errors import CorruptLog, DicePokerError
 from dicepoker.core.log import EventLog
-from dicepoker.core.types import CHANCE, JSON, Action, Timeout
+from dicepoker.core.types import CHANCE, JSON
 from dicepoker.dice import poker, suited
 from dicepoker.dice.scoring import Category, scores
 from dicepoker.games import registry
-from dicepoker.games.dice_turn import Reroll, Rolled
 from dicepoker.games.history.format import is_history, read_history
 from dicepoker.games.holdem.view import dice_from_json
-from dicepoker.games.scorecard import Score, ScorecardGame
-from dicepoker.games.scorecard.rules import default_category
 from dicepoker.server.tables.fairness import MOVES_NOT_COVERED, verify_log
 from dicepoker.server.transport.offload import DEFAULT_WORK, HeavyWork
 
@@ -73,15 +70,6 @@ def _strategy() -> Strategy:
     return load_strategy().strategy
 
 
-def _describe(action: Action, dice: Sequence[int]) -> str:
-    if isinstance(action, Reroll):
-        kept = sorted(d for i, d in enumerate(dice) if i not in action.positions)
-        return f"keep {' '.join(map(str, kept))}" if kept else "re-roll all five"
-    if isinstance(action, Score):
-        return f"score {action.category.label} ({scores(tuple(dice))[action.category]})"
-    return str(action)
-
-
 @router.post("/scorecard/scores")
 def scorecard_scores(body: ScoresRequest) -> dict[str, JSON]:
     """What each box of the card would score with these dice (SC-4 … SC-12)."""
@@ -103,7 +91,7 @@ def scorecard_hint(body: HintRequest) -> dict[str, JSON]:
     options: list[JSON] = []
     seen: set[str] = set()
     for action, value in ranked:
-        label = _describe(action, body.dice)
+        label = describe(action, body.dice, labels=True)
         if label in seen:
             continue  # keeping the same dice at other positions is the same choice: list it once, at its best
         seen.add(label)
@@ -111,47 +99,6 @@ def scorecard_hint(body: HintRequest) -> dict[str, JSON]:
             {"action": str(action), "label": label, "expected": round(value, 3), "cost": round(best - value, 3)}
         )
     return {"best": options[0], "options": options}
-
-
-def _review(log: EventLog) -> list[dict[str, JSON]]:
-    """Every decision after a roll, judged by the optimal strategy.
-
-    Mirrors ``tui.scorecard.review_decisions`` (the terminal ranks above the server, so it cannot be
-    imported here): a timeout counts as the box the engine filled for the player (SC-14).
-    """
-    strategy = _strategy()
-    game = ScorecardGame(**log.config)
-    state = game.initial_state()
-    decisions: list[dict[str, JSON]] = []
-    for event in log.events:
-        action = game.parse_action(event.action)
-        seat, card = state.seat, state.cards[state.seat]
-        judged: tuple[tuple[int, ...], int, Action, bool] | None = None
-        if event.seat is not None and state.turn.has_rolled and isinstance(action, Reroll | Score | Timeout):
-            dice = state.turn.dice
-            chosen: Action = Score(default_category(card, dice)) if isinstance(action, Timeout) else action
-            judged = (dice, state.turn.rolls, chosen, isinstance(action, Timeout))
-        elif isinstance(action, Rolled) and state.auto_complete and not state.turn.has_rolled:
-            judged = (action.dice, 1, Score(default_category(card, action.dice)), True)
-        if judged is not None:
-            dice, rolls_used, chosen, timed_out = judged
-            values = strategy.action_values(card, dice, rolls_used)
-            best_action, best_value = values[0]
-            loss = best_value - dict(values)[chosen]
-            decisions.append(
-                {
-                    "seat": seat,
-                    "round": sum(box is not None for box in card) + 1,
-                    "dice": list(dice),
-                    "rolls_used": rolls_used,
-                    "chosen": _describe(chosen, dice),
-                    "best": _describe(best_action, dice),
-                    "loss": round(loss, 3),
-                    "timed_out": timed_out,
-                }
-            )
-        state = state.apply(action, event.seat)
-    return decisions
 
 
 # -- hand names ---------------------------------------------------------------------------------------
@@ -254,7 +201,7 @@ def review_answer(text: str) -> dict[str, JSON]:
     if log.game != "scorecard":
         raise HTTPException(422, f"reviews are for scorecard games, not {log.game!r}")
     try:
-        decisions = _review(log)
+        decisions = [d.to_json() for d in review_decisions(log, _strategy())]
     except DicePokerError as exc:
         raise HTTPException(422, f"the log does not replay: {exc}") from None
     players = int(log.config.get("players", 2))
