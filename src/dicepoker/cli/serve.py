@@ -57,6 +57,9 @@ def serve(
     origin: Annotated[
         list[str] | None, typer.Option(help="An origin allowed besides the server's own (repeatable).")
     ] = None,
+    behind_https: Annotated[
+        bool, typer.Option(help="The server is reached over https (a TLS proxy): session cookies are Secure.")
+    ] = False,
 ) -> None:
     """Serve tables over HTTP and WebSocket until Ctrl-C (or SIGTERM).
 
@@ -82,6 +85,7 @@ def serve(
             autofill=autofill,
             bot_delay=bot_delay,
             allowed_origins=tuple(origin or ()),
+            behind_https=behind_https,
         )
         configure()
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

@@ -23,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicepoker.core.types import JSON
-from dicepoker.server import warmup, web_routes
+from dicepoker.server import account_routes, warmup, web_routes
 from dicepoker.server.errors import ServiceError
 from dicepoker.server.logs import log_event
 from dicepoker.server.metrics import ServerMetrics
@@ -148,6 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await serve_socket(websocket, table_id, token, service=service, settings=settings, metrics=metrics)
 
     app.include_router(web_routes.router)
+    account_routes.install(app, settings, storage)
     if (WEB_DIR / "index.html").exists():
         # follow_symlink: in a source checkout web/rules.md links to docs/RULES.md (one rules text); a wheel has a copy.
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True, follow_symlink=True), name="web")

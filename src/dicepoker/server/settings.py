@@ -47,6 +47,8 @@ class Settings:
     rate_limit: int | None = None
     """POST requests and WebSocket connections a minute per client address (shared through Redis in a
     cluster); ``None``: no limit."""
+    behind_https: bool = False
+    """The server is reached over https (a TLS proxy in front): session cookies are ``Secure``."""
     storage: Storage | None = field(default=None, compare=False)
     """A storage to use instead of ``db_url`` (tests)."""
     pubsub: PubSub | None = field(default=None, compare=False)
