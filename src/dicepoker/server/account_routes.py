@@ -59,26 +59,39 @@ def install(app: FastAPI, settings: Settings, storage: Storage) -> AccountServic
     return service
 
 
+async def _same_site(request: Request) -> None:
+    """Every state-changing account route: Origin checked (sign-in and sign-up are not cookie-authenticated)."""
+    _check_csrf(request, session_id=None)
+
+
+def _check_csrf(request: Request, *, session_id: str | None) -> None:
+    settings: Settings = request.app.state.settings
+    csrf.check_request(
+        method=request.method,
+        origin=request.headers.get("origin"),
+        host=request.headers.get("host"),
+        fetch_site=request.headers.get("sec-fetch-site"),
+        allowed_origins=settings.allowed_origins,
+        session_id=session_id,
+        token=request.headers.get(csrf.HEADER),
+    )
+
+
+async def _signed_in(request: Request, response: Response) -> SignedIn:
+    """The cookie's session; a state-changing request without Origin must also carry its CSRF token."""
+    _check_csrf(request, session_id=request.cookies.get(COOKIE))
+    service: AccountService = request.app.state.accounts
+    found = await service.require(request.cookies.get(COOKIE))
+    if found.renewed:
+        _set_cookie(response, found.session_id, request.app.state.settings)
+    return found
+
+
+Me = Annotated[SignedIn, Depends(_signed_in)]
+
+
 def _router(service: AccountService, settings: Settings) -> APIRouter:
-    async def same_site(request: Request) -> None:
-        csrf.check_request(
-            method=request.method,
-            origin=request.headers.get("origin"),
-            host=request.headers.get("host"),
-            fetch_site=request.headers.get("sec-fetch-site"),
-            allowed_origins=settings.allowed_origins,
-            session_id=request.cookies.get(COOKIE),
-            token=request.headers.get(csrf.HEADER),
-        )
-
-    async def signed_in(request: Request, response: Response) -> SignedIn:
-        found = await service.require(request.cookies.get(COOKIE))
-        if found.renewed:
-            _set_cookie(response, found.session_id, settings)
-        return found
-
-    Me = Annotated[SignedIn, Depends(signed_in)]
-    router = APIRouter(prefix="/api", tags=["accounts"], dependencies=[Depends(same_site)])
+    router = APIRouter(prefix="/api", tags=["accounts"], dependencies=[Depends(_same_site)])
 
     @router.post("/account", status_code=201)
     async def sign_up(body: Credentials, response: Response) -> dict[str, JSON]:
