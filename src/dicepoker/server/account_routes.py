@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dicepoker.core.types import JSON
 from dicepoker.server.accounts import csrf
-from dicepoker.server.accounts.guard import TooManyAttempts
+from dicepoker.server.accounts.guard import MemoryCounts, SignInGuard, TooManyAttempts
 from dicepoker.server.accounts.service import AccountService, SignedIn
 from dicepoker.server.accounts.sessions import COOKIE, IDLE_LIMIT
 from dicepoker.server.accounts.store import AccountStore, MemoryAccountStore
@@ -45,9 +45,20 @@ def account_store(storage: Storage) -> AccountStore:
     return MemoryAccountStore()
 
 
+def _guard(app: FastAPI, settings: Settings) -> SignInGuard:
+    """Counts in Redis when the server is one of a cluster (every process sees every failure)."""
+    counts = MemoryCounts(settings.now)
+    cluster = getattr(app.state, "service", None) and app.state.service.cluster
+    if cluster is None:
+        return SignInGuard(settings.now, counts=counts)
+    from dicepoker.server.accounts.redis_counts import RedisCounts
+
+    return SignInGuard(settings.now, counts=RedisCounts(cluster.redis, prefix=settings.redis_prefix, fallback=counts))
+
+
 def install(app: FastAPI, settings: Settings, storage: Storage) -> AccountService:
     """Add the account routes to ``app`` (its service is ``app.state.accounts``)."""
-    service = AccountService(account_store(storage), now=settings.now)
+    service = AccountService(account_store(storage), now=settings.now, guard=_guard(app, settings))
     app.state.accounts = service
     app.include_router(_router(service, settings))
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from dicepoker.server.errors import ServiceError
 
@@ -56,58 +57,88 @@ class TooManyAttempts(ServiceError):
         self.retry_after = retry_after
 
 
+Key = tuple[str, str]
+"""``("name", name_key)`` or ``("client", address)``."""
+
+
 @dataclass(slots=True)
-class _Count:
+class Count:
     failures: int
     last: float
+    """When the last failure was counted."""
+
+
+class GuardCounts(Protocol):
+    """Where the failure counts live: this process (:class:`MemoryCounts`) or Redis (:class:`RedisCounts`)."""
+
+    async def get(self, key: Key) -> Count | None: ...
+
+    async def fail(self, key: Key, now: float, forget_after: float) -> None:
+        """One more failure at ``now``; the count is forgotten ``forget_after`` seconds later."""
+
+    async def forget(self, key: Key) -> None: ...
+
+
+class MemoryCounts:
+    """The counts of one process (the embedded server)."""
+
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
+        self.now = now
+        self._counts: dict[Key, tuple[Count, float]] = {}  # count, when it is forgotten
+
+    async def get(self, key: Key) -> Count | None:
+        found = self._counts.get(key)
+        if found is None:
+            return None
+        if self.now() >= found[1]:
+            del self._counts[key]
+            return None
+        return Count(found[0].failures, found[0].last)
+
+    async def fail(self, key: Key, now: float, forget_after: float) -> None:
+        if len(self._counts) > 100_000:  # drop the forgotten ones
+            self._counts = {k: v for k, v in self._counts.items() if v[1] > now}
+        count = await self.get(key)
+        self._counts[key] = (Count((count.failures if count else 0) + 1, now), now + forget_after)
+
+    async def forget(self, key: Key) -> None:
+        self._counts.pop(key, None)
 
 
 class SignInGuard:
-    """The counts of one process (the embedded server). A cluster would need them in Redis (not yet)."""
+    """Decides, from the counts, whether a sign-in is heard now (see the module docstring)."""
 
     def __init__(
         self,
         now: Callable[[], float] = time.time,
         *,
+        counts: GuardCounts | None = None,
         name_policy: Policy = NAME_POLICY,
         client_policy: Policy = CLIENT_POLICY,
     ) -> None:
         self.now = now
+        self.counts = counts or MemoryCounts(now)
         self.policies = {"name": name_policy, "client": client_policy}
-        self._counts: dict[tuple[str, str], _Count] = {}
 
-    def check(self, name_key: str, client: str) -> None:
+    async def check(self, name_key: str, client: str) -> None:
         """Raise :class:`TooManyAttempts` if either key must still wait."""
         now = self.now()
-        waits = [self._wait(("name", name_key), now), self._wait(("client", client), now)]
+        waits = [await self._wait(("name", name_key), now), await self._wait(("client", client), now)]
         if max(waits) > 0:
             raise TooManyAttempts(max(waits))
 
-    def failed(self, name_key: str, client: str) -> None:
+    async def failed(self, name_key: str, client: str) -> None:
         now = self.now()
-        if len(self._counts) > 100_000:
-            self._forget_old(now)
         for key in (("name", name_key), ("client", client)):
-            count = self._current(key, now)
-            self._counts[key] = _Count((count.failures if count else 0) + 1, now)
+            await self.counts.fail(key, now, self.policies[key[0]].forget_after)
 
-    def succeeded(self, name_key: str) -> None:
+    async def succeeded(self, name_key: str) -> None:
         """The name's failures are forgotten (the client's stay: it may be guessing other names)."""
-        self._counts.pop(("name", name_key), None)
+        await self.counts.forget(("name", name_key))
 
-    def _current(self, key: tuple[str, str], now: float) -> _Count | None:
-        count = self._counts.get(key)
-        if count is not None and now - count.last >= self.policies[key[0]].forget_after:
-            del self._counts[key]
-            return None
-        return count
-
-    def _wait(self, key: tuple[str, str], now: float) -> float:
-        count = self._current(key, now)
-        if count is None:
+    async def _wait(self, key: Key, now: float) -> float:
+        count = await self.counts.get(key)
+        policy = self.policies[key[0]]
+        if count is None or now - count.last >= policy.forget_after:
             return 0.0
-        return max(0.0, count.last + self.policies[key[0]].wait(count.failures) - now)
-
-    def _forget_old(self, now: float) -> None:
-        for key in list(self._counts):
-            self._current(key, now)
+        return max(0.0, count.last + policy.wait(count.failures) - now)

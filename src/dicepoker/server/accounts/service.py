@@ -86,15 +86,15 @@ class AccountService:
         """A new session (a new id at every sign-in: no fixation). 401 ``wrong name or password`` for an
         unknown name and for a wrong password alike; 429 while the guard makes the name or client wait."""
         key = name_key(name[:MAX_NAME_INPUT])
-        self.guard.check(key, client)
+        await self.guard.check(key, client)
         account = await self.store.account_by_key(key) if len(name) <= MAX_NAME_INPUT else None
         stored = account.password_hash if account is not None else None
         matches = await asyncio.to_thread(self.passwords.verify, stored, password)
         if account is None or not matches:
-            self.guard.failed(key, client)
+            await self.guard.failed(key, client)
             log_event(logger, "sign-in failed", client=client)
             raise Unauthorized(WRONG)
-        self.guard.succeeded(key)
+        await self.guard.succeeded(key)
         if self.passwords.needs_rehash(account.password_hash):
             account.password_hash = await asyncio.to_thread(self.passwords.hash, password)
             await self.store.set_password_hash(account.id, account.password_hash)
@@ -141,9 +141,9 @@ class AccountService:
     async def change_password(self, signed_in: SignedIn, old: str, new: str, client: str) -> SignedIn:
         """Needs the old password (guarded like a sign-in). Every session ends; this browser gets a new one."""
         account = signed_in.account
-        self.guard.check(account.name_key, client)
+        await self.guard.check(account.name_key, client)
         if not await asyncio.to_thread(self.passwords.verify, account.password_hash, old):
-            self.guard.failed(account.name_key, client)
+            await self.guard.failed(account.name_key, client)
             raise Forbidden("wrong password")
         check_password(new, name=account.name)
         account.password_hash = await asyncio.to_thread(self.passwords.hash, new)
