@@ -207,3 +207,17 @@ def test_a_password_never_appears_in_the_logs(client: TestClient, caplog: pytest
     logged = caplog.text + "".join(str(r.__dict__) for r in caplog.records)
     assert "sign-in failed" in logged  # the events are logged, the passwords are not
     assert not [s for s in secrets if s in logged]
+
+
+def test_a_session_made_by_one_process_works_on_another(clock: FakeClock, sql_settings: dict[str, str]) -> None:
+    """Two server processes on one database (SQLite file or PostgreSQL): sign in on one, be known on the
+    other; sign out everywhere on the other, and the first one's cookie is dead too."""
+    database = {"db_url": sql_settings["url"], "db_schema": sql_settings.get("schema")}
+    with _app(clock, **database) as first, _app(clock, **database) as second:
+        _sign_up(first)
+        second.cookies.set(
+            COOKIE, first.post("/api/session", json={"name": "Ada", "password": PASSWORD}).cookies[COOKIE]
+        )
+        assert second.get("/api/me").json()["name"] == "Ada"
+        assert second.delete("/api/session?everywhere=true", headers=SAME_ORIGIN).json() == {"signed_out": 2}
+        assert first.get("/api/me").status_code == 401

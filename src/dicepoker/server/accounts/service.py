@@ -27,6 +27,9 @@ logger = logging.getLogger("dicepoker.server.accounts")
 MAX_NAME_INPUT = 100
 """Longest name accepted as sign-in input (longer: the same "wrong name or password", no lookup)."""
 WRONG = "wrong name or password"
+HASHING_SLOTS = 4
+"""argon2id hashes computed at once by one process (each takes 64 MiB and ~50 ms of a core): a burst of
+sign-ins queues instead of exhausting memory or the worker threads."""
 
 
 class Forbidden(ServiceError):
@@ -65,6 +68,15 @@ class AccountService:
         self.now = now
         self.passwords = passwords or Passwords()
         self.guard = guard or SignInGuard(now)
+        self._hashing = asyncio.Semaphore(HASHING_SLOTS)
+
+    async def _hash(self, password: str) -> str:
+        async with self._hashing:
+            return await asyncio.to_thread(self.passwords.hash, password)
+
+    async def _verify(self, stored: str | None, password: str) -> bool:
+        async with self._hashing:
+            return await asyncio.to_thread(self.passwords.verify, stored, password)
 
     async def sign_up(self, name: str, password: str) -> SignedIn:
         """A new account, signed in. 422 for a bad name or password, 409 for a taken name."""
@@ -73,7 +85,7 @@ class AccountService:
         key = name_key(shown)
         if await self.store.account_by_key(key) is not None:
             raise Conflict("name is taken")
-        password_hash = await asyncio.to_thread(self.passwords.hash, password)
+        password_hash = await self._hash(password)
         account = Account(secrets.token_hex(16), shown, key, password_hash, self.now())
         try:
             await self.store.add_account(account)
@@ -89,14 +101,14 @@ class AccountService:
         await self.guard.check(key, client)
         account = await self.store.account_by_key(key) if len(name) <= MAX_NAME_INPUT else None
         stored = account.password_hash if account is not None else None
-        matches = await asyncio.to_thread(self.passwords.verify, stored, password)
+        matches = await self._verify(stored, password)
         if account is None or not matches:
             await self.guard.failed(key, client)
             log_event(logger, "sign-in failed", client=client)
             raise Unauthorized(WRONG)
         await self.guard.succeeded(key)
         if self.passwords.needs_rehash(account.password_hash):
-            account.password_hash = await asyncio.to_thread(self.passwords.hash, password)
+            account.password_hash = await self._hash(password)
             await self.store.set_password_hash(account.id, account.password_hash)
             log_event(logger, "password rehashed", account=account.id)
         return await self._new_session(account)
@@ -142,11 +154,11 @@ class AccountService:
         """Needs the old password (guarded like a sign-in). Every session ends; this browser gets a new one."""
         account = signed_in.account
         await self.guard.check(account.name_key, client)
-        if not await asyncio.to_thread(self.passwords.verify, account.password_hash, old):
+        if not await self._verify(account.password_hash, old):
             await self.guard.failed(account.name_key, client)
             raise Forbidden("wrong password")
         check_password(new, name=account.name)
-        account.password_hash = await asyncio.to_thread(self.passwords.hash, new)
+        account.password_hash = await self._hash(new)
         await self.store.set_password_hash(account.id, account.password_hash)
         await self.store.delete_sessions(account.id)
         log_event(logger, "password changed", account=account.id)
