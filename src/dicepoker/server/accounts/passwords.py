@@ -69,19 +69,16 @@ class Passwords:
     def verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` matches ``stored``; with ``stored=None`` (an unknown name) a dummy hash is
         verified instead, so that the answer costs the same work as a wrong password."""
+        if self._dummy is None:  # made at the first verification of either kind: even that one tells nothing
+            self._dummy = self.hasher.hash(_DUMMY)
         if stored is None:
-            if self._dummy is None:
-                self._dummy = self.hasher.hash(_DUMMY)
             stored = self._dummy
         self.hash_calls += 1
-        if len(password) > MAX_LENGTH:
-            password = password[:MAX_LENGTH]  # still hashed: a too-long guess costs what any guess costs
-            # and, being cut, it can never match (a matching password is at most MAX_LENGTH characters).
-            stored_ok = False
-        else:
-            stored_ok = True
+        # A guess longer than any password can never match, but it costs the same work as any other guess
+        # (hashed cut to the longest length, so that a huge one costs no more).
+        too_long = len(password) > MAX_LENGTH
         try:
-            return self.hasher.verify(stored, password) and stored_ok
+            return self.hasher.verify(stored, password[:MAX_LENGTH]) and not too_long
         except (VerificationError, InvalidHashError):
             return False
 
