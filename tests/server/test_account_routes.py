@@ -72,6 +72,8 @@ def test_the_session_id_changes_at_sign_in(client: TestClient) -> None:
     response = client.post("/api/session", json={"name": "ada", "password": PASSWORD}, headers=SAME_ORIGIN)
     assert response.status_code == 200
     assert response.cookies[COOKIE] != first
+    stale = TestClient(client.app, cookies={COOKIE: first})
+    assert stale.get("/api/me").status_code == 401  # the session it replaced ended
     client.cookies.clear()
     fixed = TestClient(client.app, cookies={COOKIE: "chosen-by-an-attacker"})
     response = fixed.post("/api/session", json={"name": "Ada", "password": PASSWORD})
@@ -81,7 +83,7 @@ def test_the_session_id_changes_at_sign_in(client: TestClient) -> None:
 def test_a_stolen_cookie_stops_working_after_sign_out_everywhere(client: TestClient) -> None:
     _sign_up(client)
     thief = TestClient(client.app)
-    stolen = client.post("/api/session", json={"name": "Ada", "password": PASSWORD}).cookies[COOKIE]
+    stolen = TestClient(client.app).post("/api/session", json={"name": "Ada", "password": PASSWORD}).cookies[COOKIE]
     thief.cookies.set(COOKIE, stolen)
     assert thief.get("/api/me").status_code == 200
     response = client.delete("/api/session", params={"everywhere": "true"}, headers=SAME_ORIGIN)
@@ -121,7 +123,7 @@ def test_allowed_origins_may_change_state(clock: FakeClock) -> None:
 def test_password_change_needs_the_old_one_and_signs_out_elsewhere(client: TestClient) -> None:
     first = _sign_up(client)
     other = TestClient(client.app)
-    other.cookies.set(COOKIE, client.post("/api/session", json={"name": "Ada", "password": PASSWORD}).cookies[COOKIE])
+    assert other.post("/api/session", json={"name": "Ada", "password": PASSWORD}).status_code == 200
     wrong = {"old_password": "not my password", "new_password": "a new long secret"}
     assert client.post("/api/me/password", json=wrong, headers=SAME_ORIGIN).status_code == 403
     right = {"old_password": PASSWORD, "new_password": "a new long secret"}
@@ -136,7 +138,7 @@ def test_password_change_needs_the_old_one_and_signs_out_elsewhere(client: TestC
 def test_deleting_the_account_signs_out_everywhere(client: TestClient) -> None:
     _sign_up(client)
     other = TestClient(client.app)
-    other.cookies.set(COOKIE, client.post("/api/session", json={"name": "Ada", "password": PASSWORD}).cookies[COOKIE])
+    assert other.post("/api/session", json={"name": "Ada", "password": PASSWORD}).status_code == 200
     assert client.delete("/api/me", headers=SAME_ORIGIN).json() == {"deleted": True}
     assert client.get("/api/me").status_code == 401 and other.get("/api/me").status_code == 401
     assert client.post("/api/session", json={"name": "Ada", "password": PASSWORD}).status_code == 401
@@ -210,14 +212,12 @@ def test_a_password_never_appears_in_the_logs(client: TestClient, caplog: pytest
 
 
 def test_a_session_made_by_one_process_works_on_another(clock: FakeClock, sql_settings: dict[str, str]) -> None:
-    """Two server processes on one database (SQLite file or PostgreSQL): sign in on one, be known on the
-    other; sign out everywhere on the other, and the first one's cookie is dead too."""
+    """Two server processes on one database (SQLite file or PostgreSQL): an account made on one signs in on
+    the other; signing out everywhere on the other ends the first one's session too."""
     database = {"db_url": sql_settings["url"], "db_schema": sql_settings.get("schema")}
     with _app(clock, **database) as first, _app(clock, **database) as second:
         _sign_up(first)
-        second.cookies.set(
-            COOKIE, first.post("/api/session", json={"name": "Ada", "password": PASSWORD}).cookies[COOKIE]
-        )
-        assert second.get("/api/me").json()["name"] == "Ada"
+        assert second.post("/api/session", json={"name": "Ada", "password": PASSWORD}).status_code == 200
+        assert second.get("/api/me").json()["name"] == first.get("/api/me").json()["name"] == "Ada"
         assert second.delete("/api/session?everywhere=true", headers=SAME_ORIGIN).json() == {"signed_out": 2}
         assert first.get("/api/me").status_code == 401

@@ -114,7 +114,8 @@ def _router(service: AccountService, settings: Settings) -> APIRouter:
     @router.post("/session")
     async def sign_in(body: Credentials, request: Request, response: Response) -> dict[str, JSON]:
         """Sign in: a new session id in the cookie (any session id the browser sent before is not reused)."""
-        found = await service.sign_in(body.name, body.password, _client(request))
+        previous = request.cookies.get(COOKIE)
+        found = await service.sign_in(body.name, body.password, _client(request), previous=previous)
         _set_cookie(response, found.session_id, settings)
         return found.to_json()
 

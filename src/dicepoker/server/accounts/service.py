@@ -94,9 +94,10 @@ class AccountService:
         log_event(logger, "account created", account=account.id)
         return await self._new_session(account)
 
-    async def sign_in(self, name: str, password: str, client: str) -> SignedIn:
+    async def sign_in(self, name: str, password: str, client: str, *, previous: str | None = None) -> SignedIn:
         """A new session (a new id at every sign-in: no fixation). 401 ``wrong name or password`` for an
-        unknown name and for a wrong password alike; 429 while the guard makes the name or client wait."""
+        unknown name and for a wrong password alike; 429 while the guard makes the name or client wait.
+        ``previous``: the session id this browser held until now, which ends once the sign-in succeeds."""
         key = name_key(name[:MAX_NAME_INPUT])
         await self.guard.check(key, client)
         account = await self.store.account_by_key(key) if len(name) <= MAX_NAME_INPUT else None
@@ -111,6 +112,8 @@ class AccountService:
             account.password_hash = await self._hash(password)
             await self.store.set_password_hash(account.id, account.password_hash)
             log_event(logger, "password rehashed", account=account.id)
+        if previous and len(previous) <= 100:
+            await self.store.delete_session(ids.session_key(previous))
         return await self._new_session(account)
 
     async def authenticate(self, session_id: str | None) -> SignedIn | None:
