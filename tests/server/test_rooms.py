@@ -1,6 +1,6 @@
 """The server's rooms import one way, and the table service holds no transport (DESIGN: "no I/O of its own").
 
-    errors, logs  <-  storage  <-  tables  <-  cluster  <-  settings  <-  transport
+    errors, logs  <-  storage  <-  accounts  <-  tables  <-  cluster  <-  settings  <-  transport
 
 A module may import its own room and any room to its left, never one to its right. The table service and the
 storage below it import no web framework, no HTTP client and no WebSocket library.
@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "dicepoker" / "server"
-ORDER = ["errors", "logs", "storage", "tables", "cluster", "settings", "transport"]
+ORDER = ["errors", "logs", "storage", "accounts", "tables", "cluster", "settings", "transport"]
 """Rooms (sub-packages) and the shared top-level modules, lowest first."""
 RANK = {room: i for i, room in enumerate(ORDER)}
 RANK["logs"] = RANK["errors"]  # both are leaves: neither imports the other or any room
-TRANSPORT_FREE = ("storage", "tables")
+TRANSPORT_FREE = ("storage", "accounts", "tables")
 """Rooms that must not know how they are reached."""
 WEB_LIBRARIES = ("fastapi", "starlette", "uvicorn", "httpx", "websockets", "h11", "httptools", "wsproto")
 
@@ -75,7 +75,7 @@ def test_the_rooms_import_one_way_and_the_table_service_knows_no_transport() -> 
 def test_every_room_is_a_package_in_the_order() -> None:
     packages = {path.name for path in SERVER.iterdir() if (path / "__init__.py").exists()}
     assert packages == {room for room in ORDER if (SERVER / room).is_dir()}
-    assert packages == {"storage", "tables", "cluster", "transport"}
+    assert packages == {"storage", "accounts", "tables", "cluster", "transport"}
 
 
 @pytest.mark.parametrize(

@@ -85,6 +85,9 @@ def serve(
             help="Start on an empty (0-byte) SQLite file, or on a missing one where a database was.",
         ),
     ] = False,
+    behind_https: Annotated[
+        bool, typer.Option(help="The server is reached over https (a TLS proxy): session cookies are Secure.")
+    ] = False,
 ) -> None:
     """Serve tables over HTTP and WebSocket until Ctrl-C (or SIGTERM).
 
@@ -118,6 +121,7 @@ def serve(
             max_sockets_per_client=max_sockets_per_client,
             allow_empty_db=allow_empty_db,
             integrity_interval=integrity_interval or None,
+            behind_https=behind_https,
         )
         _check_database(settings)  # one plain line and exit 1 on a damaged or vanished file, not a traceback
         configure()

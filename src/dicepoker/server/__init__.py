@@ -1,1 +1,1 @@
-"""The table server in four rooms: transport, tables, storage, cluster (docs/architecture.md, "The server's rooms")."""
+"""The table server in rooms: transport, tables, accounts, storage, cluster (docs/architecture.md)."""

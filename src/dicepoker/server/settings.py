@@ -79,6 +79,8 @@ class Settings:
     """Open connections (HTTP and WebSocket) per peer address, trusted proxies excepted; 0: no cap."""
     max_sockets_per_client: int = 64
     """Open WebSockets per client address (the forwarded one behind a trusted proxy); 0: no cap."""
+    behind_https: bool = False
+    """The server is reached over https (a TLS proxy in front): session cookies are ``Secure``."""
     storage: Storage | None = field(default=None, compare=False)
     """A storage to use instead of ``db_url`` (tests)."""
     pubsub: PubSub | None = field(default=None, compare=False)

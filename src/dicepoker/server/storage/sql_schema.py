@@ -56,3 +56,25 @@ events = Table(
     Column("client_id", String(64), nullable=True),
     UniqueConstraint("table_id", "seq", name="uq_dp_events_table_seq"),
 )
+
+# Accounts (issue 20, :mod:`.accounts`). The unique index on name_key makes "one account per name" the
+# database's rule, whichever process signs up.
+accounts = Table(
+    "dp_accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("name_key", String(80), nullable=False),
+    Column("password_hash", String(255), nullable=False),
+    Column("created", Float, nullable=False),
+    Index("uq_dp_accounts_name_key", "name_key", unique=True),
+)
+
+sessions = Table(
+    "dp_sessions",
+    metadata,
+    Column("key", String(64), primary_key=True),  # SHA-256 of the session id, never the id
+    Column("account_id", String(32), ForeignKey("dp_accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)

@@ -31,7 +31,7 @@ from dicepoker.server.storage.records import MemoryStorage, Storage
 from dicepoker.server.tables import leaving
 from dicepoker.server.tables.pubsub import InProcessPubSub
 from dicepoker.server.tables.service import DEFAULT, MAX_PAGE, TableService
-from dicepoker.server.transport import replay_routes, warmup, web_routes
+from dicepoker.server.transport import account_routes, replay_routes, warmup, web_routes
 from dicepoker.server.transport.metrics import ServerMetrics
 from dicepoker.server.transport.models import CreateTable, Join, Leave, PlayNow
 from dicepoker.server.transport.offload import HeavyWork
@@ -175,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(web_routes.router)
     app.include_router(replay_routes.router)
+    account_routes.install(app, settings, storage)
     if (WEB_DIR / "index.html").exists():
         # follow_symlink: in a source checkout web/rules.md links to docs/RULES.md (one rules text); a wheel has a copy.
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True, follow_symlink=True), name="web")
