@@ -246,6 +246,7 @@ class Dealer:
             log_event(logger, kind, table=record.id, game=record.game, seat=seat, action=str(action), version=seq)
         if record.status == FINISHED:
             log_event(logger, "finished", table=record.id, game=record.game, result=record.result)
+            table.bots.clear()  # a finished table is kept (KEEP_FINISHED) but has nothing left to decide
             self._evict()
         self.after_change(table)
         await self.publish(table, events)
@@ -425,6 +426,8 @@ class Dealer:
             return 0
         finally:
             table.thinking = None
+            if table.status == FINISHED:
+                table.bots.clear()  # a bot that was thinking when the game ended may have stored itself
             if table.id in self.tables:
                 self.after_change(table)
 
