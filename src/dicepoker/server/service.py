@@ -37,10 +37,11 @@ from dicepoker.server.dealer import RETRIES, Coordinator, Dealer, Metrics, NoMet
 from dicepoker.server.errors import Conflict, Invalid, NotFound, Rejected, Unauthorized
 from dicepoker.server.fairness import commitment, new_server_seed
 from dicepoker.server.logs import log_event
+from dicepoker.server.play_now import PlayNow
 from dicepoker.server.pubsub import PubSub
 from dicepoker.server.replica import absorb
 from dicepoker.server.storage import SeatRecord, StaleWrite, Storage, TableRecord
-from dicepoker.server.table import FINISHED, PLAYING, WAITING, Table, keyed_seat, keyed_token, summary, token_hash
+from dicepoker.server.table import FINISHED, PLAYING, WAITING, Table, keyed_token, summary, token_hash
 
 DEFAULT = object()
 """``create_table(clock=DEFAULT)``: the game's CM-6 clock (``None`` means no clock)."""
@@ -90,6 +91,7 @@ class TableService:
             self._tables, storage, pubsub, now=now, bot_delay=bot_delay, metrics=metrics or NoMetrics()
         )
         self.cluster: Cluster | None = None
+        self.lobby = PlayNow(self)
 
     def use(self, cluster: Cluster) -> None:
         """Share the tables with other processes through ``cluster`` (before :meth:`start`)."""
@@ -401,58 +403,9 @@ class TableService:
     async def play_now(
         self, game: str, name: str, client_seed: str | None = None, *, client_key: str | None = None
     ) -> dict[str, JSON]:
-        """Seat a person at the oldest waiting play-now table of ``game``, or at a new one.
-
-        At most one play-now table of a game is open at a time, whichever process opens it: a new one holds
-        the game's ``lobby`` slot (unique in storage) until it starts. A process that loses the race to
-        open it, or the race for a seat, looks again and joins the table that won. With a ``client_key``
-        (see :meth:`join`) a play-now sent again finds the seat it took, even once that table started."""
-        if client_key is not None:
-            for record in await self._play_now_records(game):
-                seat = keyed_seat(record, client_key)
-                if seat is not None:
-                    log_event(logger, "join repeated", table=record.id, seat=seat)
-                    return {"id": record.id, "seat": seat, "token": keyed_token(client_key, record.id, seat)}
-        for _ in range(RETRIES):
-            for table in await self._open_play_now(game):
-                seat = next((i for i, s in enumerate(table.record.seats) if s.kind == "open"), None)
-                if seat is None:
-                    continue
-                with contextlib.suppress(Conflict):
-                    joined = await self.join(table.id, seat, name, client_seed, client_key=client_key)
-                    return {"id": table.id, **joined}
-            with contextlib.suppress(StaleWrite):  # stale: another process opened one just now
-                await self.create_table(game, autofill=True)
-        raise Rejected("the play-now tables are busy: try again")
-
-    async def _play_now_records(self, game: str) -> list[TableRecord]:
-        """The unfinished play-now tables of ``game`` (from the database in a cluster: a repeated
-        play-now may reach another process than the first one)."""
-        if self.cluster is None:
-            found = [t.record for t in self._tables.values() if t.record.game == game and t.status != FINISHED]
-        else:
-            found = []
-            for status in (WAITING, PLAYING):
-                found += await self.storage.list_tables(game=game, status=status, limit=50)
-        return [r for r in found if r.options.get("play_now")]
-
-    async def _open_play_now(self, game: str) -> list[Table]:
-        """The waiting play-now tables of ``game`` with an open seat, oldest first."""
-        if self.cluster is not None:  # the waiting tables of every process are in the database
-            for record in reversed(await self.storage.list_tables(game=game, status=WAITING, limit=50)):
-                if record.options.get("play_now") and any(s.kind == "open" for s in record.seats):
-                    await self._table(record.id)
-        return sorted(
-            (
-                t
-                for t in self._tables.values()
-                if t.record.game == game
-                and t.status == WAITING
-                and t.record.options.get("play_now")
-                and any(s.kind == "open" for s in t.record.seats)
-            ),
-            key=lambda t: t.record.created,
-        )
+        """Seat a person at the oldest waiting play-now table of ``game``, or at a new one: every caller,
+        whatever the burst, on one process or several (see :mod:`.play_now`)."""
+        return await self.lobby.seat(game, name, client_seed, client_key=client_key)
 
     async def rematch(self, table_id: str) -> dict[str, JSON]:
         """A new table with the same game, config, clock and seats (people keep their tokens)."""
