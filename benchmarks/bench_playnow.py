@@ -29,7 +29,7 @@ CALLERS = (2, 6, 10, 25, 50)
 
 
 async def _one_process(callers: int, folder: Path) -> collections.Counter[int]:
-    settings = Settings(db_url=f"sqlite:///{folder / 'one.db'}", scheduler=False, warm_tables=False)
+    settings = Settings(db_url=f"sqlite:///{folder / 'one.db'}", scheduler=False, warm_tables=False, rate_limit=None)
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

@@ -47,7 +47,9 @@ def assert_everyone_seated(seated: Sequence[dict[str, Any]], callers: int, seats
 def test_a_burst_of_play_nows_through_the_app_seats_every_caller(db: str, tmp_path: Path) -> None:
     async def main() -> None:
         url = None if db == "memory" else f"sqlite:///{tmp_path / 'server.db'}"
-        settings = Settings(db_url=url, now=FakeClock(), scheduler=False, warm_tables=False, bot_delay=0.0)
+        settings = Settings(
+            db_url=url, now=FakeClock(), scheduler=False, warm_tables=False, bot_delay=0.0, rate_limit=None
+        )  # about a hundred play-nows from one address in a minute: the burst, not the rate limit, is tested
         app = create_app(settings)
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from dicepoker.core.errors import ConfigError
 from dicepoker.core.types import JSON, Seat
 from dicepoker.games.registry import AnyGame, create
-from dicepoker.server import catalog
+from dicepoker.server import catalog, limits
 from dicepoker.server.clocks import time_bank
 from dicepoker.server.dealer import RETRIES, Coordinator, Dealer, Metrics, NoMetrics
 from dicepoker.server.errors import Conflict, Invalid, NotFound, Rejected, Unauthorized
@@ -81,7 +81,10 @@ class TableService:
         autofill: float = 10.0,
         bot_delay: float = 0.5,
         metrics: Metrics | None = None,
+        waiting_ttl: float | None = None,
+        max_open_tables: int | None = None,
     ) -> None:
+        """``waiting_ttl``, ``max_open_tables``: see :mod:`.limits` (``None``: no limit)."""
         self.storage = storage
         self.pubsub = pubsub
         self.now = now
@@ -92,6 +95,8 @@ class TableService:
         )
         self.cluster: Cluster | None = None
         self.lobby = PlayNow(self)
+        self.dealer.waiting_ttl = waiting_ttl
+        self.open_tables = limits.OpenTables(max_open_tables)
 
     def use(self, cluster: Cluster) -> None:
         """Share the tables with other processes through ``cluster`` (before :meth:`start`)."""
@@ -104,7 +109,13 @@ class TableService:
         In a cluster, the coordinator starts instead and hands over the tables this process leases."""
         if self.cluster is not None:
             await self.cluster.start(self)
-        for record, events in await self.storage.unfinished() if self.cluster is None else ():
+        unfinished = await self.storage.unfinished() if self.cluster is None else []
+        expired = await limits.close_expired_at_start(
+            self.storage, (r for r, _ in unfinished), self.dealer.waiting_ttl, self.now()
+        )
+        for record, events in unfinished:
+            if record.id in expired:
+                continue  # nobody came while it waited: closed, not restored
             table = Table.restore(record, events)
             if record.status == PLAYING and record.remaining is not None:
                 record.deadline = self.now() + record.remaining  # downtime is not charged (issue 9 §5)
@@ -283,9 +294,12 @@ class TableService:
         *,
         time_bank: float | None = None,
         autofill: bool = False,
+        owner: str | None = None,
     ) -> dict[str, JSON]:
         """A new waiting table; 201 ``{"id", "commitment"}``. Bots take their seats at once.
-        ``time_bank``: seconds per seat for the betting games (see :mod:`.clocks`)."""
+        ``time_bank``: seconds per seat for the betting games (see :mod:`.clocks`). ``owner``: the client
+        address that asked, whose unfinished tables are capped (:mod:`.limits`)."""
+        self.open_tables.check(owner, self._tables)
         table = self._new_table(game, config or {}, seats, clock, time_bank)
         if autofill:
             table.record.autofill = self.now() + self.autofill
@@ -298,10 +312,12 @@ class TableService:
             except BaseException:
                 del self._tables[table.id]
                 raise
+            self.open_tables.add(owner, table.id)
             log_event(logger, "created", table=table.id, game=game, seats=[s.kind for s in table.record.seats])
             if self.cluster is not None:
                 await self.cluster.created(table)  # its lease: this process times it
-            await self.dealer.maybe_start(table)
+            if not await self.dealer.maybe_start(table):
+                self.dealer.after_change(table)  # a waiting table's expiry (and autofill) is timed from now
         return {"id": table.id, "commitment": table.record.commitment}
 
     def _new_table(

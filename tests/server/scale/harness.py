@@ -139,7 +139,8 @@ class Server:
 
     def start(self, wait: bool = True) -> None:
         command = [sys.executable, "-c", "from dicepoker.cli import main; main()", "serve", "--port", str(self.port)]
-        command += ["--db", self.db, "--redis", self.redis, "--redis-prefix", self.prefix, *self.options]
+        command += ["--db", self.db, "--redis", self.redis, "--redis-prefix", self.prefix]
+        command += ["--rate-limit", "0", "--max-open-tables", "0", *self.options]  # load from one address
         env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{ROOT}", "NO_COLOR": "1"}
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=log, env=env, cwd=ROOT)
