@@ -8,6 +8,10 @@ first with one table of its own, so that what every bot of the process shares (t
 once) is not charged to a table. The reference, measured in the same run, is one private copy of the
 scorecard's optimal strategy: what each optimal seat cost before the bots shared one.
 
+The storage is in memory too, so each figure includes the stored copy of the table's log: a long game
+(two Hold'em calling stations play thousands of hands) costs megabytes for its log, not for its bots; the
+``bots held`` column shows that a finished table keeps none.
+
 Memory-mapped tables (the optimal strategy's values) are outside ``tracemalloc``: they are shared by the
 processes of a machine through the page cache and counted once, in the reference line.
 
