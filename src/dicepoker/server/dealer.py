@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from dicepoker.bots.registry import create_bot
 from dicepoker.core.errors import DicePokerError
 from dicepoker.core.types import Action, Seat, Timeout
-from dicepoker.server import catalog, clocks, limits
+from dicepoker.server import catalog, clocks, quotas
 from dicepoker.server.errors import Rejected
 from dicepoker.server.fairness import FairRandom
 from dicepoker.server.logs import log_event
@@ -99,7 +99,7 @@ class Dealer:
         self._thinking: set[asyncio.Task[int]] = set()
         self.coordinator: Coordinator | None = None
         self.waiting_ttl: float | None = None
-        """Seconds a table may wait for players before it expires (:mod:`.limits`); ``None``: for ever."""
+        """Seconds a table may wait for players before it expires (:mod:`.quotas`); ``None``: for ever."""
 
     async def stop(self) -> None:
         await self.scheduler.stop()
@@ -276,7 +276,7 @@ class Dealer:
         elif table.bot_due is None or table.bot_due < self.now():
             table.bot_due = self.now() + self.bot_delay
         owned = self.coordinator is None or self.coordinator.owns(table.id)
-        due = [t for t in (table.due(), limits.expires_at(table.record, self.waiting_ttl)) if t is not None]
+        due = [t for t in (table.due(), quotas.expires_at(table.record, self.waiting_ttl)) if t is not None]
         self.scheduler.set(table.id, min(due) if owned and due else None)
 
     async def tick(self, *, wait: bool = True) -> int:
@@ -311,9 +311,9 @@ class Dealer:
             try:
                 if self.coordinator is not None and not self.coordinator.owns(table.id):
                     return 0  # the lease went elsewhere since this was scheduled
-                expires = limits.expires_at(record, self.waiting_ttl)
+                expires = quotas.expires_at(record, self.waiting_ttl)
                 if expires is not None and expires <= now:
-                    return await limits.expire(self, table)
+                    return await quotas.expire(self, table)
                 if record.status == WAITING and record.autofill is not None and record.autofill <= now:
                     return await self._autofill(table)
                 if record.status != PLAYING:

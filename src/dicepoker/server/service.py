@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from dicepoker.core.errors import ConfigError
 from dicepoker.core.types import JSON, Seat
 from dicepoker.games.registry import AnyGame, create
-from dicepoker.server import catalog, limits
+from dicepoker.server import catalog, quotas
 from dicepoker.server.clocks import time_bank
 from dicepoker.server.dealer import RETRIES, Coordinator, Dealer, Metrics, NoMetrics
 from dicepoker.server.errors import Conflict, Invalid, NotFound, Rejected, Unauthorized
@@ -84,7 +84,7 @@ class TableService:
         waiting_ttl: float | None = None,
         max_open_tables: int | None = None,
     ) -> None:
-        """``waiting_ttl``, ``max_open_tables``: see :mod:`.limits` (``None``: no limit)."""
+        """``waiting_ttl``, ``max_open_tables``: see :mod:`.quotas` (``None``: no limit)."""
         self.storage = storage
         self.pubsub = pubsub
         self.now = now
@@ -96,7 +96,7 @@ class TableService:
         self.cluster: Cluster | None = None
         self.lobby = PlayNow(self)
         self.dealer.waiting_ttl = waiting_ttl
-        self.open_tables = limits.OpenTables(max_open_tables)
+        self.open_tables = quotas.OpenTables(max_open_tables)
 
     def use(self, cluster: Cluster) -> None:
         """Share the tables with other processes through ``cluster`` (before :meth:`start`)."""
@@ -110,7 +110,7 @@ class TableService:
         if self.cluster is not None:
             await self.cluster.start(self)
         unfinished = await self.storage.unfinished() if self.cluster is None else []
-        expired = await limits.close_expired_at_start(
+        expired = await quotas.close_expired_at_start(
             self.storage, (r for r, _ in unfinished), self.dealer.waiting_ttl, self.now()
         )
         for record, events in unfinished:
@@ -298,7 +298,7 @@ class TableService:
     ) -> dict[str, JSON]:
         """A new waiting table; 201 ``{"id", "commitment"}``. Bots take their seats at once.
         ``time_bank``: seconds per seat for the betting games (see :mod:`.clocks`). ``owner``: the client
-        address that asked, whose unfinished tables are capped (:mod:`.limits`)."""
+        address that asked, whose unfinished tables are capped (:mod:`.quotas`)."""
         self.open_tables.check(owner, self._tables)
         table = self._new_table(game, config or {}, seats, clock, time_bank)
         if autofill:

@@ -7,7 +7,7 @@ import httpx
 import pytest
 
 from dicepoker.server.app import create_app
-from dicepoker.server.limits import TooManyTables
+from dicepoker.server.quotas import TooManyTables
 from dicepoker.server.ratelimit import LocalRateLimiter, RateLimit
 from dicepoker.server.settings import Settings
 from dicepoker.server.storage import MemoryStorage
