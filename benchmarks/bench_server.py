@@ -359,7 +359,17 @@ def run(quick: bool = False, profile: Path | None = None) -> None:
         url = f"http://127.0.0.1:{port}"
         serve = [sys.executable, "-c", "from dicepoker.cli import main; main()", "serve", "--port", str(port)]
         serve += ["--db", f"sqlite:///{folder / 'bench.db'}", "--bot-delay", "0"]
-        serve += ["--max-connections-per-client", "0", "--max-sockets-per-client", "0"]  # all load is one address
+        # all load comes from one address: no caps per client
+        serve += [
+            "--max-connections-per-client",
+            "0",
+            "--max-sockets-per-client",
+            "0",
+            "--rate-limit",
+            "0",
+            "--max-open-tables",
+            "0",
+        ]
         server = _start(serve, f"{url}/healthz", folder / "serve.log")
         try:
             spy = _profile(server.pid, seconds, profile) if profile else None

@@ -2,8 +2,8 @@
 
 Each ``bench_<name>.py`` beside this file has ``run(quick: bool = False) -> None`` that prints its
 figures together with a reference measured in the same run. Names select benchmarks (``scorecard``,
-``board``, ``holdem``, ``dice``, ``envs``, ``startup``, ``server``, ``scale``); none runs them all. ``--quick``
-shrinks every workload for a smoke test.
+``board``, ``holdem``, ``dice``, ``envs``, ``startup``, ``server``, ``scale``, ``memory``, ``playnow``); none
+runs them all. ``--quick`` shrinks every workload for a smoke test.
 """
 
 from __future__ import annotations

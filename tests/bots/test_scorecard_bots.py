@@ -52,3 +52,18 @@ def test_optimal_mean_lies_within_its_ci_of_the_exact_value() -> None:
 def test_optimal_outscores_greedy_and_greedy_outscores_random() -> None:
     assert statistics.fmean(solo_scores("optimal", 60)) > statistics.fmean(solo_scores("greedy", 60))
     assert statistics.fmean(solo_scores("greedy", 60)) > statistics.fmean(solo_scores("random", 60)) + 50
+
+
+def test_bots_share_one_read_only_strategy_per_kind() -> None:
+    """Issue 19 §1: one copy per process, which no bot can change for the others."""
+    import numpy as np
+
+    from dicepoker.bots.scorecard import GreedyBot, OptimalBot, shared_strategy
+
+    assert OptimalBot().strategy is OptimalBot().strategy is shared_strategy("optimal")
+    assert GreedyBot().strategy is shared_strategy("greedy") is not shared_strategy("optimal")
+    values = shared_strategy("optimal").values
+    assert not values.flags.writeable
+    with pytest.raises(ValueError):
+        values[0, 0] = 0.0
+    assert isinstance(values, np.memmap) or values.base is None  # mapped from the cache, else one copy

@@ -38,6 +38,7 @@ class ServerProcess:
         env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
         code = "from dicepoker.cli import main; main()"
         command = [sys.executable, "-c", code, "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}"]
+        command += ["--rate-limit", "0", "--max-open-tables", "0"]  # one test address opens many tables
         with self.log.open("ab") as out:
             self.process = subprocess.Popen([*command, *self.args], stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + timeout

@@ -68,6 +68,7 @@ class Server:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
         command = [sys.executable, "-c", "from dicepoker.cli import main; main()", "serve"]
         command += ["--port", str(self.port), "--db", f"sqlite:///{self.db}", *self.args]
+        command += ["--rate-limit", "0", "--max-open-tables", "0"]  # one test address opens many tables
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + PATIENCE  # start-up loads the rules' tables (a cold cache builds them)

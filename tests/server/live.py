@@ -47,6 +47,10 @@ def live_server(*, serve: bool = False, **settings: Any) -> Iterator[Live]:
     """``serve``: with the uvicorn configuration of ``dicepoker serve`` (its limits and proxy trust)."""
     clock = FakeClock()
     settings.setdefault("bot_delay", 0.0)
+    # The tests of a module share one server and one address, open many tables and move the clock by
+    # hours: the default limits (issue 19 §7) are off unless a test asks for them.
+    for limit in ("rate_limit", "max_open_tables", "waiting_ttl"):
+        settings.setdefault(limit, None)
     app = create_app(Settings(now=clock, **settings))
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=64 * 1024)

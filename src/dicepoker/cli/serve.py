@@ -51,8 +51,15 @@ def serve(
     ] = None,
     redis_prefix: Annotated[str, typer.Option(help="Prefix of the Redis keys and channels.")] = "dicepoker",
     rate_limit: Annotated[
-        int | None, typer.Option(min=1, help="POST requests and WebSocket connections a minute per client address.")
-    ] = None,
+        int,
+        typer.Option(min=0, help="POST requests and WebSocket connections a minute per client address (0: no limit)."),
+    ] = 120,
+    max_open_tables: Annotated[
+        int, typer.Option(min=0, help="Unfinished tables one client address may have created (0: no cap).")
+    ] = 20,
+    waiting_ttl: Annotated[
+        float, typer.Option(min=0, help="Seconds a table may wait for players before it expires (0: never).")
+    ] = 3600.0,
     autofill: Annotated[
         float, typer.Option(min=0, help="Seconds before bots take the empty seats of a play-now table.")
     ] = 10.0,
@@ -110,7 +117,9 @@ def serve(
         settings = Settings(
             redis_url=redis,
             redis_prefix=redis_prefix,
-            rate_limit=rate_limit,
+            rate_limit=rate_limit or None,
+            max_open_tables=max_open_tables or None,
+            waiting_ttl=waiting_ttl or None,
             db_url=db or default_db(),
             autofill=autofill,
             bot_delay=bot_delay,

@@ -58,9 +58,14 @@ class Settings:
     """Prefix of every Redis key and channel (several sites, or test runs, on one Redis)."""
     lease_ttl: float = 5.0
     """Seconds a dead process's tables wait before another process takes their clocks over."""
-    rate_limit: int | None = None
+    rate_limit: int | None = 120
     """POST requests and WebSocket connections a minute per client address (shared through Redis in a
-    cluster); ``None``: no limit."""
+    cluster); ``None``: no limit. On by default (issue 19 §7): one client made 20,003 tables in 60 s."""
+    max_open_tables: int | None = 20
+    """Unfinished tables one client address may have created (``POST /api/tables``) in this process;
+    ``None``: no cap (:mod:`.tables.quotas`)."""
+    waiting_ttl: float | None = 3600.0
+    """Seconds a table may wait for players before it expires (closed, never restored); ``None``: for ever."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses whose ``X-Forwarded-For`` names the client (nginx's); nobody's by default, not even a local
     peer's. Their connections are not capped per address either (they carry everybody's)."""

@@ -140,8 +140,9 @@ class Server:
     def start(self, wait: bool = True) -> None:
         command = [sys.executable, "-c", "from dicepoker.cli import main; main()", "serve", "--port", str(self.port)]
         command += ["--db", self.db, "--redis", self.redis, "--redis-prefix", self.prefix]
-        # The load comes from one address (loopback), directly and through nginx: no caps per client.
-        command += ["--max-connections-per-client", "0", "--max-sockets-per-client", "0", *self.options]
+        # The load comes from one address (loopback), directly and through nginx: no caps or limits per client.
+        command += ["--max-connections-per-client", "0", "--max-sockets-per-client", "0"]
+        command += ["--rate-limit", "0", "--max-open-tables", "0", *self.options]
         env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{ROOT}", "NO_COLOR": "1"}
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=log, env=env, cwd=ROOT)

@@ -141,6 +141,9 @@ class Storage(Protocol):
     ) -> list[TableRecord]:
         """Tables of every status (the archive included), newest first (ties by id): a page of ``limit``."""
 
+    async def lobby_table(self, game: str) -> TableRecord | None:
+        """The table holding ``game``'s ``lobby`` slot (its open play-now table), if any."""
+
 
 class MemoryStorage:
     """Storage in a dict: nothing survives the process. Records are copied in and out."""
@@ -195,3 +198,7 @@ class MemoryStorage:
         ]
         found.sort(key=lambda t: (t.created, t.id), reverse=True)
         return [copy.deepcopy(t) for t in found[offset : offset + limit]]
+
+    async def lobby_table(self, game: str) -> TableRecord | None:
+        found = next((t for t in self.tables.values() if t.lobby == game), None)
+        return None if found is None else copy.deepcopy(found)

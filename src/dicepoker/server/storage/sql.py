@@ -365,6 +365,12 @@ class SqlStorage:
         async with self._faults("read"), self.engine.connect() as conn:
             return [_record(row) for row in (await conn.execute(query)).mappings().all()]
 
+    async def lobby_table(self, game: str) -> TableRecord | None:
+        query = select(tables_table).where(tables_table.c.lobby == game)  # the unique lobby index
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).mappings().first()
+        return None if row is None else _record(row)
+
 
 def _row(table: TableRecord, stamp: int) -> dict[str, Any]:
     row = {name: getattr(table, name) for name in _TABLE_COLUMNS}

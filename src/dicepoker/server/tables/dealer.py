@@ -36,7 +36,7 @@ from dicepoker.core.types import Action, Seat, Timeout
 from dicepoker.server.errors import Rejected
 from dicepoker.server.logs import log_event
 from dicepoker.server.storage.records import EventRecord, SeatRecord, StaleWrite, Storage, StorageUnavailable
-from dicepoker.server.tables import catalog, clocks, leaving
+from dicepoker.server.tables import catalog, clocks, leaving, quotas
 from dicepoker.server.tables.fairness import FairRandom
 from dicepoker.server.tables.pubsub import PubSub
 from dicepoker.server.tables.replica import Gap, absorb
@@ -101,6 +101,8 @@ class Dealer:
         self.scheduler = clocks.Scheduler(now)
         self._thinking: set[asyncio.Task[int]] = set()
         self.coordinator: Coordinator | None = None
+        self.waiting_ttl: float | None = None
+        """Seconds a table may wait for players before it expires (:mod:`.quotas`); ``None``: for ever."""
 
     async def stop(self) -> None:
         await self.scheduler.stop()
@@ -250,6 +252,7 @@ class Dealer:
             log_event(logger, kind, table=record.id, game=record.game, seat=seat, action=str(action), version=seq)
         if record.status == FINISHED:
             log_event(logger, "finished", table=record.id, game=record.game, result=record.result)
+            table.bots.clear()  # a finished table is kept (KEEP_FINISHED) but has nothing left to decide
             self._evict()
         self.after_change(table)
         await self.publish(table, events)
@@ -279,7 +282,8 @@ class Dealer:
         elif table.bot_due is None or table.bot_due < self.now():
             table.bot_due = self.now() + self.bot_delay
         owned = self.coordinator is None or self.coordinator.owns(table.id)
-        self.scheduler.set(table.id, table.due() if owned else None)
+        due = [t for t in (table.due(), quotas.expires_at(table.record, self.waiting_ttl)) if t is not None]
+        self.scheduler.set(table.id, min(due) if owned and due else None)
 
     async def tick(self, *, wait: bool = True) -> int:
         """Apply everything due by ``now()``: timeouts, time banks, bot moves, autofills; how many moves
@@ -318,6 +322,9 @@ class Dealer:
             try:
                 if self.coordinator is not None and not self.coordinator.owns(table.id):
                     return 0  # the lease went elsewhere since this was scheduled
+                expires = quotas.expires_at(record, self.waiting_ttl)
+                if expires is not None and expires <= now:
+                    return await quotas.expire(self, table)
                 if record.status == WAITING and record.autofill is not None and record.autofill <= now:
                     return await self._autofill(table)
                 if record.status != PLAYING:
@@ -436,6 +443,8 @@ class Dealer:
             return 0
         finally:
             table.thinking = None
+            if table.status == FINISHED:
+                table.bots.clear()  # a bot that was thinking when the game ended may have stored itself
             if table.id in self.tables:
                 self.after_change(table)
 

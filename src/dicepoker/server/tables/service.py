@@ -34,10 +34,11 @@ from dicepoker.games.registry import AnyGame, create
 from dicepoker.server.errors import Conflict, Invalid, NotFound, Rejected, Unauthorized
 from dicepoker.server.logs import log_event
 from dicepoker.server.storage.records import SeatRecord, StaleWrite, Storage, TableRecord
-from dicepoker.server.tables import catalog, names
+from dicepoker.server.tables import catalog, names, quotas
 from dicepoker.server.tables.clocks import time_bank
 from dicepoker.server.tables.dealer import RETRIES, Coordinator, Dealer, Metrics, NoMetrics
 from dicepoker.server.tables.fairness import commitment, new_server_seed
+from dicepoker.server.tables.play_now import PlayNow
 from dicepoker.server.tables.pubsub import PubSub
 from dicepoker.server.tables.replica import absorb
 from dicepoker.server.tables.table import (
@@ -45,7 +46,6 @@ from dicepoker.server.tables.table import (
     PLAYING,
     WAITING,
     Table,
-    keyed_seat,
     keyed_token,
     summary,
     token_hash,
@@ -89,7 +89,10 @@ class TableService:
         autofill: float = 10.0,
         bot_delay: float = 0.5,
         metrics: Metrics | None = None,
+        waiting_ttl: float | None = None,
+        max_open_tables: int | None = None,
     ) -> None:
+        """``waiting_ttl``, ``max_open_tables``: see :mod:`.quotas` (``None``: no limit)."""
         self.storage = storage
         self.pubsub = pubsub
         self.now = now
@@ -99,6 +102,9 @@ class TableService:
             self._tables, storage, pubsub, now=now, bot_delay=bot_delay, metrics=metrics or NoMetrics()
         )
         self.cluster: Cluster | None = None
+        self.lobby = PlayNow(self)
+        self.dealer.waiting_ttl = waiting_ttl
+        self.open_tables = quotas.OpenTables(max_open_tables)
 
     def use(self, cluster: Cluster) -> None:
         """Share the tables with other processes through ``cluster`` (before :meth:`start`)."""
@@ -111,7 +117,13 @@ class TableService:
         In a cluster, the coordinator starts instead and hands over the tables this process leases."""
         if self.cluster is not None:
             await self.cluster.start(self)
-        for record, events in await self.storage.unfinished() if self.cluster is None else ():
+        unfinished = await self.storage.unfinished() if self.cluster is None else []
+        expired = await quotas.close_expired_at_start(
+            self.storage, (r for r, _ in unfinished), self.dealer.waiting_ttl, self.now()
+        )
+        for record, events in unfinished:
+            if record.id in expired:
+                continue  # nobody came while it waited: closed, not restored
             table = Table.restore(record, events)
             if record.status == PLAYING and record.remaining is not None:
                 record.deadline = self.now() + record.remaining  # downtime is not charged (issue 9 §5)
@@ -290,9 +302,12 @@ class TableService:
         *,
         time_bank: float | None = None,
         autofill: bool = False,
+        owner: str | None = None,
     ) -> dict[str, JSON]:
         """A new waiting table; 201 ``{"id", "commitment"}``. Bots take their seats at once.
-        ``time_bank``: seconds per seat for the betting games (see :mod:`.clocks`)."""
+        ``time_bank``: seconds per seat for the betting games (see :mod:`.clocks`). ``owner``: the client
+        address that asked, whose unfinished tables are capped (:mod:`.quotas`)."""
+        self.open_tables.check(owner, self._tables)
         table = self._new_table(game, config or {}, seats, clock, time_bank)
         if autofill:
             table.record.autofill = self.now() + self.autofill
@@ -305,10 +320,12 @@ class TableService:
             except BaseException:
                 del self._tables[table.id]
                 raise
+            self.open_tables.add(owner, table.id)
             log_event(logger, "created", table=table.id, game=game, seats=[s.kind for s in table.record.seats])
             if self.cluster is not None:
                 await self.cluster.created(table)  # its lease: this process times it
-            await self.dealer.maybe_start(table)
+            if not await self.dealer.maybe_start(table):
+                self.dealer.after_change(table)  # a waiting table's expiry (and autofill) is timed from now
         return {"id": table.id, "commitment": table.record.commitment}
 
     def _new_table(
@@ -416,69 +433,10 @@ class TableService:
     async def play_now(
         self, game: str, name: str, client_seed: str | None = None, *, client_key: str | None = None
     ) -> dict[str, JSON]:
-        """Seat a person at the oldest waiting play-now table of ``game``, or at a new one.
-
-        At most one play-now table of a game is open at a time, whichever process opens it: a new one holds
-        the game's ``lobby`` slot (unique in storage) until it starts. A process that loses the race to
-        open it, or the race for a seat, looks again and joins the table that won. With a ``client_key``
-        (see :meth:`join`) a play-now sent again finds the seat it took, even once that table started."""
+        """Seat a person at the oldest waiting play-now table of ``game``, or at a new one: every caller,
+        whatever the burst, on one process or several (see :mod:`.play_now`)."""
         _checked_name(name)  # before any table is opened for a name that is refused
-        if client_key is not None:
-            for record in await self._play_now_records(game):
-                seat = keyed_seat(record, client_key)
-                if seat is not None:
-                    log_event(logger, "join repeated", table=record.id, seat=seat)
-                    kept = record.seats[seat].name
-                    token = keyed_token(client_key, record.id, seat)
-                    marked = names.mixed_scripts(kept)
-                    return {
-                        "id": record.id,
-                        "seat": seat,
-                        "token": token,
-                        "name": kept,
-                        "mixed_scripts": marked,
-                        "commitment": record.commitment,
-                    }
-        for _ in range(RETRIES):
-            for table in await self._open_play_now(game):
-                seat = next((i for i, s in enumerate(table.record.seats) if s.kind == "open"), None)
-                if seat is None:
-                    continue
-                with contextlib.suppress(Conflict):
-                    joined = await self.join(table.id, seat, name, client_seed, client_key=client_key)
-                    return {"id": table.id, **joined}
-            with contextlib.suppress(StaleWrite):  # stale: another process opened one just now
-                await self.create_table(game, autofill=True)
-        raise Rejected("the play-now tables are busy: try again")
-
-    async def _play_now_records(self, game: str) -> list[TableRecord]:
-        """The unfinished play-now tables of ``game`` (from the database in a cluster: a repeated
-        play-now may reach another process than the first one)."""
-        if self.cluster is None:
-            found = [t.record for t in self._tables.values() if t.record.game == game and t.status != FINISHED]
-        else:
-            found = []
-            for status in (WAITING, PLAYING):
-                found += await self.storage.list_tables(game=game, status=status, limit=50)
-        return [r for r in found if r.options.get("play_now")]
-
-    async def _open_play_now(self, game: str) -> list[Table]:
-        """The waiting play-now tables of ``game`` with an open seat, oldest first."""
-        if self.cluster is not None:  # the waiting tables of every process are in the database
-            for record in reversed(await self.storage.list_tables(game=game, status=WAITING, limit=50)):
-                if record.options.get("play_now") and any(s.kind == "open" for s in record.seats):
-                    await self._table(record.id)
-        return sorted(
-            (
-                t
-                for t in self._tables.values()
-                if t.record.game == game
-                and t.status == WAITING
-                and t.record.options.get("play_now")
-                and any(s.kind == "open" for s in t.record.seats)
-            ),
-            key=lambda t: t.record.created,
-        )
+        return await self.lobby.seat(game, name, client_seed, client_key=client_key)
 
     async def rematch(self, table_id: str) -> dict[str, JSON]:
         """A new table with the same game, config, clock and seats (people keep their tokens)."""

@@ -119,7 +119,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     pubsub = settings.pubsub or InProcessPubSub()
     metrics = ServerMetrics()
     service = TableService(
-        storage, pubsub, now=settings.now, autofill=settings.autofill, bot_delay=settings.bot_delay, metrics=metrics
+        storage,
+        pubsub,
+        now=settings.now,
+        autofill=settings.autofill,
+        bot_delay=settings.bot_delay,
+        metrics=metrics,
+        waiting_ttl=settings.waiting_ttl,
+        max_open_tables=settings.max_open_tables,
     )
     metrics.count_tables = service.count_by_status
     limiter: RateLimiter = LocalRateLimiter()
@@ -246,9 +253,12 @@ def _routes(app: FastAPI, service: TableService, metrics: ServerMetrics, heavy_w
         return {"games": service.games()}
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, JSON]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, JSON]:
         clock = body.clock if "clock" in body.model_fields_set else DEFAULT
-        return await service.create_table(body.game, body.config, body.seats, clock, time_bank=body.time_bank)
+        owner = request.client.host if request.client else None  # its unfinished tables are capped
+        return await service.create_table(
+            body.game, body.config, body.seats, clock, time_bank=body.time_bank, owner=owner
+        )
 
     @app.get("/api/tables")
     async def list_tables(
