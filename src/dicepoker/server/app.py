@@ -23,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicepoker.core.types import JSON
-from dicepoker.server import warmup, web_routes
+from dicepoker.server import shell, warmup, web_routes
 from dicepoker.server.dbhealth import StorageHealth
 from dicepoker.server.errors import ServiceError
 from dicepoker.server.logs import log_event
@@ -160,6 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await serve_socket(websocket, table_id, token, service=service, settings=settings, metrics=metrics)
 
     app.include_router(web_routes.router)
+    app.include_router(shell.router)  # /sw.js, stamped with the shell's version (issue 26)
     if (WEB_DIR / "index.html").exists():
         # follow_symlink: in a source checkout web/rules.md links to docs/RULES.md (one rules text); a wheel has a copy.
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True, follow_symlink=True), name="web")
