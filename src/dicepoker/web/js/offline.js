@@ -44,6 +44,7 @@ export function useConnection() {
   const [state, setState] = useState({ online: reachable, epoch });
   useEffect(() => {
     listeners.add(setState);
+    setState({ online: reachable, epoch }); // a change between the first render and this effect is not lost
     return () => listeners.delete(setState);
   }, []);
   return state;
