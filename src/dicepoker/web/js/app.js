@@ -33,7 +33,10 @@ function App() {
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
   const here = route.parts[0] || "";
-  const { epoch } = useConnection(); // a new epoch: the server is back, the page loads its data again
+  // A new epoch: the server is back and the page loads its data again. A table page is left alone: its
+  // WebSocket reconnects by itself and keeps the player's unsent choices (held dice).
+  const { epoch } = useConnection();
+  const pageKey = here === "table" ? "table" : epoch;
   return html`
     <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById("main").focus(); }}>
       Skip to content</a>
@@ -51,7 +54,7 @@ function App() {
       <${ThemeToggle} /></div>
     </header>
     <${OfflineBanner} />
-    <main id="main" class="page" tabindex="-1"><${Page} key=${epoch} route=${route} /></main>
+    <main id="main" class="page" tabindex="-1"><${Page} key=${pageKey} route=${route} /></main>
     <footer class="footer">dicepoker · dice drawn on the server with provably fair seeds ·
       <a href="#/rules/all">all rules</a></footer>`;
 }
