@@ -104,7 +104,7 @@ def test_the_toggle_is_remembered_and_applied_before_the_first_paint(server: Ser
 
 
 @pytest.mark.parametrize("scheme", THEMES)
-def test_lobby_contrast_and_pictures(server: Server, themed_page, scheme: str) -> None:
+def test_lobby_rules_and_replays_contrast_and_pictures(server: Server, themed_page, scheme: str) -> None:
     page = themed_page(scheme)
     page.page.goto(f"{server.url}/")
     page.page.wait_for_selector(".game-card")
@@ -115,6 +115,9 @@ def test_lobby_contrast_and_pictures(server: Server, themed_page, scheme: str) -
     page.page.goto(f"{server.url}/#/rules/holdem")
     page.page.wait_for_selector(".markdown li")
     _shoot_both_sizes(page, f"rules-{scheme}")
+    page.page.goto(f"{server.url}/#/replay")
+    page.page.wait_for_selector("main h1")
+    _shoot_both_sizes(page, f"replays-{scheme}")
     page.check()
 
 
