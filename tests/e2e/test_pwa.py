@@ -4,13 +4,15 @@ no /api answer is ever in the cache. The server here is this test's own, so that
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
 
-from .conftest import PATIENCE, Server, Watched, wait_until
+from . import conftest
+from .conftest import PATIENCE, SRC, Server, Watched, wait_until
 
 CACHED_URLS = """async () => {
   const urls = [];
@@ -84,3 +86,45 @@ def test_the_worker_and_manifest_load_under_the_policy(browser: Browser, own_ser
         page.check()
     finally:
         context.close()
+
+
+def test_a_new_release_replaces_the_old_shell(
+    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same server restarted from a copy of the source whose style.css changed (a release): the next visit
+    installs the new worker, which drops the old cache, and the lobby reloads itself into the new shell."""
+    old = Server(tmp_path / "tables.db").start()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(PATIENCE * 1000)
+    try:
+        page = Watched(context, old.url)
+        page.page.goto(f"{old.url}/")
+        page.page.wait_for_selector(".game-card")
+        page.page.evaluate("navigator.serviceWorker.ready")
+        wait_until(lambda: page.page.evaluate("!!navigator.serviceWorker.controller"), 30, "the worker to take over")
+        page.page.reload()  # a returning visitor: the page is served by the worker from the start
+        page.page.wait_for_selector(".game-card")
+        before = page.page.evaluate(CACHED_URLS)["names"]
+        old.stop()
+
+        release = tmp_path / "release"
+        shutil.copytree(SRC / "dicepoker", release / "dicepoker", ignore=shutil.ignore_patterns("__pycache__"))
+        style = release / "dicepoker" / "web" / "style.css"
+        style.write_text(style.read_text() + "\n/* release marker 26 */\n")
+        new = Server(tmp_path / "tables.db", port=old.port)
+        monkeypatch.setattr(conftest, "SRC", release)  # Server.start puts SRC first on the PYTHONPATH
+        new.start()
+        try:
+            # The check a browser makes on its own at a navigation; the page then reloads itself (not awaited).
+            with page.page.expect_navigation(timeout=60_000):
+                page.page.evaluate("() => { navigator.serviceWorker.getRegistration().then((r) => r.update()); }")
+            page.page.wait_for_selector(".game-card")
+            after = page.page.evaluate(CACHED_URLS)["names"]
+            assert len(after) == 1 and after != before  # the old shell's cache is gone
+            served = page.page.evaluate("fetch('/style.css').then((r) => r.text())")  # from the new cache
+            assert "release marker 26" in served
+        finally:
+            new.stop()
+    finally:
+        context.close()
+        old.stop()

@@ -59,6 +59,12 @@ export function OfflineBanner() {
 /** Register the service worker (a secure context only: https, or localhost) and check the server once. */
 export function startShell() {
   if ("serviceWorker" in navigator && window.isSecureContext) {
+    const updating = !!navigator.serviceWorker.controller; // a worker already serves this page: a change is a release
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      // A new release took over: open its shell now. Not in the middle of a game: the table plays on with
+      // the page it has, and the next page load gets the new shell.
+      if (updating && !location.hash.startsWith("#/table/")) location.reload();
+    });
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {}); // the page works without it
   }
   window.addEventListener("offline", () => reportReachable(false));
