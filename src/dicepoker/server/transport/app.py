@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket
@@ -31,15 +30,15 @@ from dicepoker.server.storage.records import MemoryStorage, Storage
 from dicepoker.server.tables import leaving
 from dicepoker.server.tables.pubsub import InProcessPubSub
 from dicepoker.server.tables.service import DEFAULT, MAX_PAGE, TableService
-from dicepoker.server.transport import account_routes, replay_routes, warmup, web_routes
+from dicepoker.server.transport import account_routes, replay_routes, shell, warmup, web_routes
 from dicepoker.server.transport.metrics import ServerMetrics
 from dicepoker.server.transport.models import CreateTable, Join, Leave, PlayNow
 from dicepoker.server.transport.offload import HeavyWork
 from dicepoker.server.transport.ratelimit import LocalRateLimiter, RateLimit, RateLimiter
 from dicepoker.server.transport.security import protect
+from dicepoker.server.transport.shell import WEB_DIR
 from dicepoker.server.transport.ws import serve_socket
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 logger = logging.getLogger("dicepoker.server.transport.app")
 TableId = Annotated[str, PathParam(min_length=1, max_length=64)]
 PLACEHOLDER = """<!doctype html><title>dicepoker</title><h1>dicepoker server</h1>
@@ -183,6 +182,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(web_routes.router)
     app.include_router(replay_routes.router)
     account_routes.install(app, settings, storage)
+    app.include_router(shell.router)  # /sw.js, stamped with the shell's version (issue 26)
     if (WEB_DIR / "index.html").exists():
         # follow_symlink: in a source checkout web/rules.md links to docs/RULES.md (one rules text); a wheel has a copy.
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True, follow_symlink=True), name="web")

@@ -34,7 +34,8 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 CLIENT_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; "
+    "worker-src 'self'; manifest-src 'self'"  # the installable app: web/sw.js and the manifest (issue 26)
 )
 CDN = "https://cdn.jsdelivr.net"
 FONTS = "https://fonts.googleapis.com"  # /redoc's

@@ -2,6 +2,7 @@
 // Everything goes to the page's own origin: nothing is ever sent to another host.
 
 import { SERVER_FRAMES } from "./protocol.js";
+import { reportReachable } from "./offline.js";
 
 const SEATS_KEY = "dicepoker.seats";
 const NAME_KEY = "dicepoker.name";
@@ -29,8 +30,10 @@ async function request(method, path, body, raw = false) {
   try {
     response = await fetch(path, init);
   } catch (err) {
+    reportReachable(false);
     throw new ApiError(0, "the server cannot be reached");
   }
+  reportReachable(true);
   const text = await response.text();
   let data = null;
   try {

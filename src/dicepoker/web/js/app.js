@@ -4,6 +4,8 @@ import { Lobby } from "./lobby.js";
 import { RulesPage } from "./rules.js";
 import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
+import { ThemeToggle } from "./theme.js";
+import { OfflineBanner, startShell, useConnection } from "./offline.js";
 
 function parseRoute() {
   const hash = location.hash.replace(/^#\/?/, "");
@@ -31,6 +33,10 @@ function App() {
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
   const here = route.parts[0] || "";
+  // A new epoch: the server is back and the page loads its data again. A table page is left alone: its
+  // WebSocket reconnects by itself and keeps the player's unsent choices (held dice).
+  const { epoch } = useConnection();
+  const pageKey = here === "table" ? "table" : epoch;
   return html`
     <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById("main").focus(); }}>
       Skip to content</a>
@@ -40,12 +46,15 @@ function App() {
           rx="20" fill="#fbfbf7"/><g fill="#0f5132"><circle cx="30" cy="30" r="9"/><circle cx="70" cy="30" r="9"/>
           <circle cx="50" cy="50" r="9"/><circle cx="30" cy="70" r="9"/><circle cx="70" cy="70" r="9"/></g></svg>
         <span>dicepoker</span></a>
+      <div class="topbar-side">
       <nav aria-label="main">
         <a href="#/" aria-current=${here === "" ? "page" : null}>Lobby</a>
         <a href="#/replay" aria-current=${here === "replay" ? "page" : null}>Replays</a>
       </nav>
+      <${ThemeToggle} /></div>
     </header>
-    <main id="main" class="page" tabindex="-1"><${Page} route=${route} /></main>
+    <${OfflineBanner} />
+    <main id="main" class="page" tabindex="-1"><${Page} key=${pageKey} route=${route} /></main>
     <footer class="footer">dicepoker · dice drawn on the server with provably fair seeds ·
       <a href="#/rules/all">all rules</a></footer>`;
 }
@@ -53,3 +62,4 @@ function App() {
 const root = document.getElementById("app");
 root.textContent = "";
 render(html`<${App} />`, root);
+startShell();

@@ -21,7 +21,10 @@ export function loadGames() {
 export function useGames(onError) {
   const [games, setGames] = useState(loaded);
   useEffect(() => {
-    if (loaded) return undefined;
+    if (loaded) {
+      setGames(loaded); // fetched between the first render and this effect (the shell loads fast from its cache)
+      return undefined;
+    }
     let alive = true;
     loadGames().then((g) => alive && setGames(g)).catch((e) => alive && onError && onError(e));
     return () => { alive = false; };
