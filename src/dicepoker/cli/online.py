@@ -59,6 +59,8 @@ class RemoteTable:
         clock = summary.get("clock")
         self.clock = float(clock) if isinstance(clock, (int, float)) else None
         """The table's seconds per decision (shown by the screen's introduction)."""
+        self.on_turn: Callable[[], None] | None = None
+        """Called when a frame hands the turn to this seat after someone else's move (the terminal's bell)."""
 
     @property
     def _frame(self) -> StateFrame:
@@ -175,11 +177,28 @@ class RemoteTable:
         if frame.version < newest:
             return
         entry = (frame, self._decode(frame.view))
+        previous = self._frame
         if frame.version == newest:
             self._seen[-1] = entry  # the same events, news of another kind (the table started, a time bank)
         else:
             self._seen.append(entry)
         self._received = time.monotonic()
+        if self.on_turn is not None and turn_came(previous, frame):
+            self.on_turn()
+
+
+def my_turn(frame: StateFrame) -> bool:
+    """Whether the frame asks its own seat for a decision."""
+    return frame.seat is not None and frame.seat in frame.to_act and bool(frame.legal_actions)
+
+
+def turn_came(before: StateFrame, after: StateFrame) -> bool:
+    """Whether ``after`` hands the turn to this seat after someone else's move (issue 21 §3): it was not this
+    seat's turn and now is, and the last move was not its own (its own action followed by dice, a new hand
+    after its own call, is no news). A redraw of the same turn never counts."""
+    if after.version <= before.version or my_turn(before) or not my_turn(after):
+        return False
+    return after.last is not None and after.last.seat is not None and after.last.seat != after.seat
 
 
 def _changes(start: int, before: View, frame: StateFrame, after: View) -> list[Change]:
@@ -265,11 +284,18 @@ def play_online(
         for seat, (info, kind, label) in enumerate(zip(infos, kinds, _bot_names(kinds), strict=True))
     ]
     bots = {seat for seat, kind in enumerate(kinds) if kind is not None}
+    remote.on_turn = lambda: _ring(console)
     screen = _screen(remote, names, bots, console, reader)
     loop = PlayLoop(remote, screen, humans=[me], console=console, reader=reader)
     status = loop.run()
     console.print(f"The game's log: {server.rstrip('/')}/api/tables/{summary['id']}/log", markup=False)
     return status
+
+
+def _ring(console: Any) -> None:
+    """The terminal bell: heard (or flashed) where the terminal allows, even when its window is behind others."""
+    console.file.write("\a")
+    console.file.flush()
 
 
 def _bot_names(kinds: list[str | None]) -> list[str]:
