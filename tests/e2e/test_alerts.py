@@ -9,7 +9,7 @@ so that the turn is visibly someone else's between two of ours."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
@@ -67,7 +67,9 @@ def _tones(page: Watched) -> float:
     return float(page.page.evaluate("window.__tones"))
 
 
-def test_title_favicon_sound_and_notification_when_the_turn_comes(slow_server: Server, open_page) -> None:
+def test_title_favicon_sound_and_notification_when_the_turn_comes(
+    slow_server: Server, open_page: Callable[..., Watched]
+) -> None:
     page: Watched = open_page(base=slow_server.url)
     page.context.add_init_script(STUBS)
     table = slow_server.create("scorecard", ["open", "bot:greedy"], clock=120)
@@ -102,7 +104,9 @@ def test_title_favicon_sound_and_notification_when_the_turn_comes(slow_server: S
     page.check()
 
 
-def test_the_mute_toggle_persists_across_reloads_and_silences_the_tone(slow_server: Server, open_page) -> None:
+def test_the_mute_toggle_persists_across_reloads_and_silences_the_tone(
+    slow_server: Server, open_page: Callable[..., Watched]
+) -> None:
     page: Watched = open_page(base=slow_server.url)
     page.context.add_init_script(STUBS)
     table = slow_server.create("scorecard", ["open", "bot:greedy"], clock=120)

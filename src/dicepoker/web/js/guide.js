@@ -48,11 +48,26 @@ function diceOf(kind, faces) {
   return kind === "pip" ? dice.map(Number) : dice;
 }
 
+// The width of the widest row of a run (small dice are 35 px, 0.4rem apart), so that the captions line up.
+function rowWidth(items) {
+  const most = Math.max(...items.map((it) => it.faces.split(/\s+/).filter(Boolean).length));
+  return `min-width:${Math.ceil(most * 35 + (most - 1) * 6.4)}px`;
+}
+
 // A run of dice lines: one picture with its caption each (the caption also names the picture for screen readers).
 function DicePictures({ items }) {
+  const width = rowWidth(items);
   return html`<ul class="guide-dice">${items.map(({ kind, faces, caption }) => html`<li>
-    <${DiceRow} kind=${kind} dice=${diceOf(kind, faces)} small label=${`${faces}: ${caption}`} />
+    <span class="guide-picture" style=${width}><${DiceRow} kind=${kind} dice=${diceOf(kind, faces)} small
+      label=${`${faces}: ${caption.replace(/\*\*/g, "")}`} /></span>
     <span class="guide-caption"><${Markdown} text=${caption} /></span></li>`)}</ul>`;
+}
+
+// Steps "1. …" (continued on indented lines): the rules' Markdown has no numbered lists.
+const STEP = /^\d+\. /;
+
+function Steps({ items }) {
+  return html`<ol class="guide-steps">${items.map((it) => html`<li><${Markdown} text=${it} /></li>`)}</ol>`;
 }
 
 // A section's body cut into Markdown runs and runs of dice pictures, in order.
@@ -60,28 +75,33 @@ function SectionBody({ body }) {
   const parts = [];
   let prose = [];
   let dice = [];
-  const flushProse = () => {
+  let steps = [];
+  const flush = () => {
     if (prose.join("").trim()) parts.push(html`<${Markdown} text=${prose.join("\n")} />`);
-    prose = [];
-  };
-  const flushDice = () => {
     if (dice.length) parts.push(html`<${DicePictures} items=${dice} />`);
+    if (steps.length) parts.push(html`<${Steps} items=${steps} />`);
+    prose = [];
     dice = [];
+    steps = [];
   };
   for (const line of body.split("\n")) {
     const match = line.match(DICE_LINE);
     if (match) {
-      flushProse();
+      if (!dice.length) flush();
       dice.push({ kind: match[1], faces: match[2], caption: match[3] });
-    } else if (dice.length && !line.trim()) {
-      // a blank line inside a run of pictures keeps the run together
+    } else if (STEP.test(line)) {
+      if (!steps.length) flush();
+      steps.push(line.replace(STEP, ""));
+    } else if (steps.length && /^\s+\S/.test(line)) {
+      steps[steps.length - 1] += ` ${line.trim()}`;
+    } else if ((dice.length || steps.length) && !line.trim()) {
+      // a blank line inside a run of pictures or steps keeps the run together
     } else {
-      flushDice();
+      if (dice.length || steps.length) flush();
       prose.push(line);
     }
   }
-  flushProse();
-  flushDice();
+  flush();
   return parts;
 }
 
@@ -94,18 +114,19 @@ export function GuidePage({ game }) {
   useEffect(() => {
     document.title = `dicepoker · how to play · ${title}`;
   }, [title]);
+  // Only a game this server offers has a guide worth asking for.
+  const offered = Boolean(facts);
   useEffect(() => {
-    setText(null);
-    loadGuide(game).then(setText).catch((e) => setError(e.message));
-  }, [game]);
+    if (offered) loadGuide(game).then(setText).catch((e) => setError(e.message));
+  }, [game, offered]);
   const unknown = games && !facts;
   const shown = text && facts ? sections(fillFacts(text, facts)) : [];
   return html`<article class="rules guide" data-testid="guide">
     <p><a href="#/">← Lobby</a></p>
     <h1>How to play ${title}</h1>
-    ${facts ? html`<p class="meta">${playersOf(facts)} players ·
-      ${facts.clock_default ? `${Math.round(facts.clock_default)} s per decision` : "no clock"} ·
-      <a href=${`#/rules/${game}`} data-testid="full-rules">Full rules</a></p>` : null}
+    ${facts ? html`<p class="meta">${`${playersOf(facts)} players · `}${facts.clock_default
+      ? `${Math.round(facts.clock_default)} s per decision · ` : "no clock · "}<a href=${`#/rules/${game}`}
+      data-testid="full-rules">Full rules</a></p>` : null}
     ${unknown ? html`<p class="alert" role="alert">This server offers no game called ${game}.</p>` : null}
     ${error && !unknown ? html`<p class="alert" role="alert">${error}</p>` : null}
     ${!unknown && !error && !shown.length ? html`<p class="muted">Loading…</p>` : null}
