@@ -57,7 +57,7 @@ def _mine(page: Watched) -> bool:
 def _play_my_turn(page: Watched) -> None:
     """Roll once and score the first box offered: the turn passes to the bot."""
     before = int(page.attr("data-version"))
-    page.page.keyboard.press("r")
+    page.page.click("[data-testid=roll]")  # a click waits for the button (a key may come before the tray is drawn)
     wait_until(lambda: int(page.attr("data-version")) > before, 60, "the roll")
     page.page.click("[data-testid^=score-]")
     wait_until(lambda: not _mine(page), 60, "the bot's turn")
