@@ -110,6 +110,16 @@ export function useTurnAlerts({ myTurn, title, label, tag }) {
   useEffect(() => () => markTab(false), []);
 }
 
+// A speaker with sound waves, or crossed out: inline SVG (an emoji may render as an empty box without a font).
+function SpeakerIcon({ muted }) {
+  return html`<svg class="speaker" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false"
+      fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
+    <path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor" />
+    ${muted ? html`<path d="M17 9l5 6M22 9l-5 6" />`
+      : html`<path d="M16.5 8.5a5 5 0 0 1 0 7" /><path d="M19.5 5.5a9 9 0 0 1 0 13" />`}
+  </svg>`;
+}
+
 // The sound toggle and, where the browser offers notifications and none was decided yet, the button that
 // asks for permission (only on this click: never on load).
 export function TurnAlertControls() {
@@ -131,7 +141,7 @@ export function TurnAlertControls() {
   };
   return html`<div class="turn-alerts actions">
     <button class="ghost" onClick=${toggle} aria-pressed=${muted ? "false" : "true"} data-testid="sound-toggle"
-      title="A short tone when it becomes your turn"><span aria-hidden="true">${muted ? "🔇" : "🔔"}</span> Sound</button>
+      title="A short tone when it becomes your turn"><${SpeakerIcon} muted=${muted} /> Sound</button>
     ${permission === "default" ? html`<button class="ghost" onClick=${ask} data-testid="notify-ask"
       title="A system notification when it becomes your turn while this tab is hidden">Notify me</button>` : null}
   </div>`;
