@@ -220,7 +220,8 @@ export function TablePage({ id, watch }) {
       <div>
         <h1>${title || game}</h1>
         <p class="muted">Table ${id} · ${frame.status}${spectator ? " · watching" : ""}
-          ${frame.clock === null && frame.status === "playing" ? " · no clock" : ""}${" · "}<a href=${`#/guide/${game}`} target="_blank" rel="noopener" data-testid="how-to-play">How to play</a></p>
+          ${frame.clock === null && frame.status === "playing" ? " · no clock" : ""}${" · "}<a href=${`#/guide/${game}`}
+            target="_blank" rel="noopener" data-testid="how-to-play">How to play</a></p>
         <${Presence} seats=${seats} names=${names} />
       </div>
       <div class="table-head-side">
