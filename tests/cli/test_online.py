@@ -88,6 +88,7 @@ def test_a_whole_scorecard_game_against_the_servers_bot(server: ServerProcess) -
             child.sendline("y")
             child.expect("You: scores")
         if box < 13:
+            child.expect("\a")  # the bell: the turn came back after the bot's move (issue 21 §3)
             child.expect(r"Greedy bot: scores")  # the server's bot played its round meanwhile
     child.expect("Game over")
     child.expect(f"/api/tables/{table_id}/log")

@@ -67,6 +67,8 @@ class RemoteTable:
         """The table's seconds per decision (shown by the screen's introduction)."""
         self.commitment: str | None = None
         """The dice commitment the join answered, kept to check the log when the game ends (issue 19 §9)."""
+        self.on_turn: Callable[[], None] | None = None
+        """Called when a frame hands the turn to this seat after someone else's move (the terminal's bell)."""
 
     @property
     def _frame(self) -> StateFrame:
@@ -193,11 +195,28 @@ class RemoteTable:
         if frame.version < newest:
             return
         entry = (frame, self._decode(frame.view))
+        previous = self._frame
         if frame.version == newest:
             self._seen[-1] = entry  # the same events, news of another kind (the table started, a time bank)
         else:
             self._seen.append(entry)
         self._received = time.monotonic()
+        if self.on_turn is not None and turn_came(previous, frame):
+            self.on_turn()
+
+
+def my_turn(frame: StateFrame) -> bool:
+    """Whether the frame asks its own seat for a decision."""
+    return frame.seat is not None and frame.seat in frame.to_act and bool(frame.legal_actions)
+
+
+def turn_came(before: StateFrame, after: StateFrame) -> bool:
+    """Whether ``after`` hands the turn to this seat after someone else's move (issue 21 §3): it was not this
+    seat's turn and now is, and the last move was not its own (its own action followed by dice, a new hand
+    after its own call, is no news). A redraw of the same turn never counts."""
+    if after.version <= before.version or my_turn(before) or not my_turn(after):
+        return False
+    return after.last is not None and after.last.seat is not None and after.last.seat != after.seat
 
 
 def _changes(start: int, before: View, frame: StateFrame, after: View) -> list[Change]:
@@ -287,6 +306,7 @@ def play_online(
         for seat, (info, kind, label) in enumerate(zip(infos, kinds, _bot_names(kinds), strict=True))
     ]
     bots = {seat for seat, kind in enumerate(kinds) if kind is not None}
+    remote.on_turn = lambda: _ring(console)
     screen = _screen(remote, names, bots, console, reader)
     loop = PlayLoop(
         remote, screen, humans=[me], console=console, reader=reader, confirm_quit=LEAVE_QUESTION, on_quit=remote.leave
@@ -323,6 +343,10 @@ def check_dice(client: SyncClient, table: str, kept: str | None) -> str:
     return (
         f"Dice verified: all {len(report.checks)} rolls came from the seed committed to before the game ({kept[:16]}…)."
     )
+def _ring(console: Any) -> None:
+    """The terminal bell: heard (or flashed) where the terminal allows, even when its window is behind others."""
+    console.file.write("\a")
+    console.file.flush()
 
 
 def _bot_names(kinds: list[str | None]) -> list[str]:

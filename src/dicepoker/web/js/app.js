@@ -1,7 +1,9 @@
-// The page shell and its hash router: #/ lobby, #/rules/GAME, #/table/ID, #/replay/ID, #/replay (upload).
+// The page shell and its hash router: #/ lobby, #/guide/GAME (how to play), #/rules/GAME, #/table/ID,
+// #/replay/ID, #/replay (upload).
 import { html, render, useEffect, useState } from "../vendor/htm-preact.js";
 import { Lobby } from "./lobby.js";
 import { RulesPage } from "./rules.js";
+import { GuidePage } from "./guide.js";
 import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { ThemeToggle } from "./theme.js";
@@ -17,6 +19,7 @@ function parseRoute() {
 function Page({ route }) {
   const [head, arg] = route.parts;
   if (head === "rules" && arg) return html`<${RulesPage} game=${arg} />`;
+  if (head === "guide" && arg) return html`<${GuidePage} key=${arg} game=${arg} />`;
   if (head === "table" && arg) return html`<${TablePage} key=${arg} id=${arg} watch=${route.query.has("watch")} />`;
   if (head === "replay") return html`<${ReplayPage} key=${arg || "upload"} id=${arg || null} />`;
   return html`<${Lobby} />`;

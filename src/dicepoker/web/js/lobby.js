@@ -68,7 +68,7 @@ function GameCard({ game, name, onNew, setError }) {
     <h3 id=${`title-${game.name}`}>${game.title}</h3>
     <p class="meta">${players.min === players.max ? players.min : `${players.min}–${players.max}`} players ·
       ${game.clock_default ? `${game.clock_default} s clock` : "no clock"} ·
-      <a href=${`#/rules/${game.name}`} aria-label=${`Rules of ${game.title}`}>rules</a></p>
+      <a href=${`#/guide/${game.name}`} aria-label=${`How to play ${game.title}`}>how to play</a></p>
     <p class="summary">${gameSummary(game)}</p>
     <div class="actions">
       <button class="primary" disabled=${busy} onClick=${playNow}>Play now</button>

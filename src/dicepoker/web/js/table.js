@@ -4,6 +4,7 @@ import { TableConnection, api, seatAt, storeSeat, storedName } from "./api.js";
 import { capitalise, joinSeat, seatName } from "./lobby.js";
 import { GameView, describeEvent } from "./games/index.js";
 import { factsOf, useGames } from "./facts.js";
+import { TurnAlertControls, useTurnAlerts } from "./alerts.js";
 
 // Seconds left on the clock, recomputed four times a second from the frame's "remaining" (not the deadline:
 // the browser's clock may differ from the server's).
@@ -206,6 +207,9 @@ export function TablePage({ id, watch }) {
   useEffect(() => {
     document.title = `dicepoker · ${title || "table"}`;
   }, [title]);
+  const myTurnNow = frame ? frame.seat != null && (frame.to_act || []).includes(frame.seat)
+    && (frame.legal_actions || []).length > 0 : null;
+  useTurnAlerts({ myTurn: myTurnNow, title, label: `${title || "dicepoker"}: table ${id}`, tag: id });
   if (!frame) {
     return html`<div class="table-page"><${ConnectionBanner} status=${status} />
       <p class="muted">Connecting to table ${id}…</p></div>`;
@@ -235,11 +239,13 @@ export function TablePage({ id, watch }) {
       <div>
         <h1>${title || game}</h1>
         <p class="muted">Table ${id} · ${frame.status}${spectator ? " · watching" : ""}
-          ${frame.clock === null && frame.status === "playing" ? " · no clock" : ""}</p>
+          ${frame.clock === null && frame.status === "playing" ? " · no clock" : ""}${" · "}<a href=${`#/guide/${game}`}
+            target="_blank" rel="noopener" data-testid="how-to-play">How to play</a></p>
         <${Presence} seats=${seats} names=${names} />
       </div>
       <div class="table-head-side">
         <${Clock} clock=${frame.clock} names=${names} mySeat=${frame.seat} />
+        ${frame.seat != null && frame.status !== "finished" ? html`<${TurnAlertControls} />` : null}
         ${act && frame.status === "playing" && !leavers.includes(frame.seat) ? html`<${LeaveButton} onLeave=${leave} />` : null}
       </div>
     </div>
