@@ -59,7 +59,7 @@ class FakeConnection:
 
 def test_the_remote_table_rings_once_per_turn_that_comes() -> None:
     connection = FakeConnection(frame(1, [ME], (BOT, "roll")))
-    table = RemoteTable(SimpleNamespace(), connection, {"game": "scorecard", "config": {}})  # type: ignore[arg-type]
+    table = RemoteTable(SimpleNamespace(), connection, {"id": "t1", "game": "scorecard", "config": {}})  # type: ignore[arg-type]
     console = SimpleNamespace(file=io.StringIO())
     table.on_turn = lambda: _ring(console)
     script = [

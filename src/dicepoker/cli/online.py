@@ -343,6 +343,8 @@ def check_dice(client: SyncClient, table: str, kept: str | None) -> str:
     return (
         f"Dice verified: all {len(report.checks)} rolls came from the seed committed to before the game ({kept[:16]}…)."
     )
+
+
 def _ring(console: Any) -> None:
     """The terminal bell: heard (or flashed) where the terminal allows, even when its window is behind others."""
     console.file.write("\a")
