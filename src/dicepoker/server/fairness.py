@@ -403,7 +403,7 @@ def _replay_chance(
 
 
 def _who(seat: int | None) -> str:
-    return "the dice" if seat is None else f"seat {seat}"
+    return "the dice" if seat is None else f"seat {seat + 1}"
 
 
 __all__ = [

@@ -4,6 +4,7 @@ import { TableConnection, api, seatAt, storeSeat, storedName } from "./api.js";
 import { capitalise, joinSeat, seatName } from "./lobby.js";
 import { GameView, describeEvent } from "./games/index.js";
 import { factsOf, useGames } from "./facts.js";
+import { NoSuchTable, ReasonLine } from "./words.js";
 
 // Seconds left on the clock, recomputed four times a second from the frame's "remaining" (not the deadline:
 // the browser's clock may differ from the server's).
@@ -89,7 +90,7 @@ function ResultPanel({ frame, names, tableId, mySeat }) {
   };
   return html`<section class="panel result" aria-labelledby="result-title" data-testid="result">
     <h2 id="result-title">${headline}</h2>
-    ${result.reason ? html`<p class="muted">${capitalise(result.reason)}</p>` : null}
+    <${ReasonLine} reason=${result.reason} />
     <ol class="final-scores">${scores.map((score, seat) => html`<li class=${winners.includes(seat) ? "winner" : ""}>
       <span>${names[seat]}</span> <strong data-testid=${`final-${seat}`}>${score}</strong></li>`)}</ol>
     <div class="actions">
@@ -195,6 +196,7 @@ export function TablePage({ id, watch }) {
   useEffect(() => {
     document.title = `dicepoker · ${title || "table"}`;
   }, [title]);
+  if (!frame && status === "closed") return html`<div class="table-page"><${NoSuchTable} id=${id} /></div>`;
   if (!frame) {
     return html`<div class="table-page"><${ConnectionBanner} status=${status} />
       <p class="muted">Connecting to table ${id}…</p></div>`;
@@ -232,7 +234,7 @@ export function TablePage({ id, watch }) {
       <div class="table-main">
         <${GameView} view=${frame.view} legal=${frame.legal_actions || []} act=${act} names=${names}
           seat=${frame.seat} toAct=${frame.to_act || []} clock=${frame.clock} tableId=${id}
-          finished=${frame.status === "finished"} />
+          finished=${frame.status === "finished"} waiting=${frame.status === "waiting"} />
       </div>
       <aside class="table-side"><${HistoryPanel} lines=${lines} /></aside>
     </div>
