@@ -78,6 +78,10 @@ def test_result_banner_speaks_plainly_and_keeps_the_clause_in_a_tooltip(server: 
     assert not CLAUSE.search(line.inner_text()), line.inner_text()
     assert line.inner_text()[0].isupper()
     assert clause.group(0).strip("()") in (line.get_attribute("title") or "")
+    # One colour per team, as the game declares it, in the teams panel and in the result's words (BD-13).
+    assert page.page.locator(".teams strong").all_inner_texts() == ["Blue", "Orange"]
+    winner = server.summary(table)["result"]["winners"][0]
+    assert line.inner_text() == f"{['Blue', 'Orange'][winner % 2]} made 2 runs"
     # After the game the dice tray neither shows face-down dice nor counts rolls left.
     tray = page.page.inner_text("[data-testid=dice-tray]")
     assert "rolls left" not in tray and "game is over" in tray
