@@ -39,6 +39,7 @@ def _screenshots(open_page, server: Server, table: str, game: str) -> None:
         shot = open_page(width, height)
         shot.page.goto(f"{server.url}/#/table/{table}")
         shot.page.wait_for_selector("[data-testid=result]")
+        shot.page.wait_for_selector("[data-testid=felt], [data-testid=board]")  # the game drawn, not "Loading…"
         shot.page.screenshot(path=str(OUT / f"finished-{game}-{width}x{height}.png"), full_page=True)
         shot.check()
 

@@ -16,7 +16,7 @@ function Showdown({ record, names }) {
     <ul>${record.shown.map((x, i) => html`<li><strong>${names[x.seat]}</strong>
       ${x.pocket.map((d) => html`<${Die} kind="suited" value=${d} size=${26} />`)}
       <span>${handNames ? handNames[i] : ""}</span></li>`)}</ul>
-    <ul class="payouts">${record.payouts.map((p, i) => html`<li>${i === 0 ? "Pot" : `Side pot ${i}`} ${p.amount}:
+    <ul class="payouts">${record.payouts.map((p, i) => html`<li>${i === 0 ? "Pot" : `Side pot ${i}`} ${p.amount}:${" "}
       ${p.winners.map((w, j) => `${names[w]} +${p.shares[j]}`).join(", ")}</li>`)}</ul>
   </section>`;
 }

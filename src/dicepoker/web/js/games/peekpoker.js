@@ -22,7 +22,7 @@ function LastHand({ record, names }) {
     <ul>${record.shown.map((d, s) => (d ? html`<li><strong>${names[s]}</strong>
       ${pokerFaces(d).map((f) => html`<${Die} kind="poker" value=${f} size=${26} />`)}
       <span>${nameOf[s] || ""}</span></li>` : null))}</ul>
-    <ul class="payouts">${record.payouts.map((p, i) => html`<li>${i === 0 ? "Pot" : `Side pot ${i}`} ${p.amount}:
+    <ul class="payouts">${record.payouts.map((p, i) => html`<li>${i === 0 ? "Pot" : `Side pot ${i}`} ${p.amount}:${" "}
       ${p.winners.map((w, j) => `${names[w]} +${p.shares[j]}`).join(", ")}</li>`)}</ul>
   </section>`;
 }
