@@ -21,7 +21,11 @@ export function loadGames() {
 export function useGames(onError) {
   const [games, setGames] = useState(loaded);
   useEffect(() => {
-    if (loaded) return undefined;
+    // Loaded between this render and its effect (another page part asked first): take it, or wait forever.
+    if (loaded) {
+      setGames(loaded);
+      return undefined;
+    }
     let alive = true;
     loadGames().then((g) => alive && setGames(g)).catch((e) => alive && onError && onError(e));
     return () => { alive = false; };

@@ -60,7 +60,7 @@ function handOf(view) {
   return typeof hand === "number" ? hand : null;
 }
 
-export function countOf(n, one, many) {
+function countOf(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
