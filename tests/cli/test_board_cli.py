@@ -100,16 +100,17 @@ def test_bad_vs_exit_2() -> None:
 
 # -- terminal play (issue 13 §4) --------------------------------------------------------------------------
 def test_board_without_colour_shows_team_letters_a_legend_and_the_last_move() -> None:
+    """BD-2: the teams are the colours the game declares, as in the browser: seat 0 Blue, seat 1 Orange (issue 21)."""
     result = runner.invoke(
         app, ["play", "zepherin", "--vs", "greedy", "--seed", "3"], input="\nboard\nquit\n", env={"NO_COLOR": "1"}
     )
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "Greedy bot (Blue) rolled 1 3 4 4 4 (three 4s) and claims 4 1." in out
+    assert "Greedy bot (Orange) rolled 1 3 4 4 4 (three 4s) and claims 4 1." in out
     row = next(line for line in out.splitlines() if line.startswith("  4 "))
-    assert row.split()[1] == ">B<", "the last move, Blue's chip at row 4 column 1, between arrows"
-    assert "Legend: (R) (B) (G) a team's chip" in out and "\x1b[" not in out
-    assert "You (Red)" in out and "seat" not in out.lower()
+    assert row.split()[1] == ">O<", "the last move, Orange's chip at row 4 column 1, between arrows"
+    assert "Legend: (B) (O) (G) a team's chip" in out and "\x1b[" not in out
+    assert "You (Blue)" in out and "seat" not in out.lower()
 
 
 def test_BD_14_board_clock_through_a_pipe(tmp_path: Path) -> None:

@@ -177,24 +177,26 @@ def play_board_turns(child: pexpect.spawn, turns: int) -> None:
             child.sendline(move)
             if not move.startswith("reroll"):
                 break
-        child.expect(r"You \(Red\) rolled [1-6 ]+.* and (claims|removes|forfeits)")
+        child.expect(r"You \(Blue\) rolled [1-6 ]+.* and (claims|removes|forfeits)")
 
 
 @pytest.mark.parametrize(
     ("game", "seats", "others"),
     [
-        ("zepherin", ["open", "bot:random"], ["Random bot \\(Blue\\)"]),
-        ("classic-board", ["open", "bot:random", "bot:greedy"], ["Random bot \\(Blue\\)", "Greedy bot \\(Green\\)"]),
+        ("zepherin", ["open", "bot:random"], ["Random bot \\(Orange\\)"]),
+        ("classic-board", ["open", "bot:random", "bot:greedy"], ["Random bot \\(Orange\\)", "Greedy bot \\(Green\\)"]),
     ],
 )
 def test_board_games_online_a_few_turns_then_leave(
     server: ServerProcess, game: str, seats: list[str], others: list[str]
 ) -> None:
+    """BD-2: the terminal names the teams by the colours the game declares (seat 0 Blue, as in the browser); the
+    terminal counts seats from 1 as the server's messages do."""
     table_id = new_table(server, game, seats, players=len(seats))
     child = spawn("play", game, "--server", server.url, "--table", table_id, "--name", "ann")
     child.expect(f"Table {table_id} on {server.url}: you are seat 1")
     child.expect("the server rolls")
-    child.expect("Players: You \\(Red\\), " + ", ".join(others) + "\\.")
+    child.expect("Players: You \\(Blue\\), " + ", ".join(others) + "\\.")
     child.expect(r"\) starts?\.")  # whoever won the roll-off (CM-3)
     play_board_turns(child, 2)
     child.expect(r"roll 0 of 3> $")

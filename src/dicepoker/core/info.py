@@ -52,6 +52,21 @@ class BotLadder:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamColour:
+    """One team's colour, the same in every client: the word people read ("Blue"), the browser's colour and the
+    terminal's style. Team ``t`` of a game is ``GameInfo.teams[t]``."""
+
+    name: str
+    css: str
+    """The browser's colour of the team's chips (``#2f6fdf``)."""
+    terminal: str
+    """The terminal's style of the team's chips (a rich style: ``bold white on blue``)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"name": self.name, "colour": self.css}
+
+
+@dataclass(frozen=True, slots=True)
 class GameInfo:
     """The facts of one game that the layers above the rules need; declared in the game's own package.
 
@@ -91,6 +106,8 @@ class GameInfo:
     """The bot that takes a play-now table's empty seats."""
     chance_outcomes_bound: Callable[[int], int]
     """players -> the most outcomes any one chance node of the game can have (OpenSpiel's ``max_chance_outcomes``)."""
+    teams: tuple[TeamColour, ...] = ()
+    """The colour of each team, team 0 first, in games played by teams (the board games); empty otherwise."""
 
     @property
     def title(self) -> str:
@@ -122,4 +139,5 @@ class GameInfo:
             "sample_dice": list(self.sample_dice),
             "ladder": self.bots.to_json(),
             "seat_filler": self.seat_filler,
+            "teams": [team.to_json() for team in self.teams],
         }

@@ -23,6 +23,7 @@ from dicepoker.games.board.actions import Claim, Forfeit, Remove
 from dicepoker.games.board.claims import read_hand
 from dicepoker.games.board.layout import FREE, Layout, Square
 from dicepoker.games.board.rules import BoardGame
+from dicepoker.games.board.teams import TEAMS
 from dicepoker.games.board.view import BoardView
 from dicepoker.games.dice_turn import DICE, Reroll, Roll, parse_positions
 from dicepoker.tui.common import LineReader, dice_text
@@ -30,8 +31,9 @@ from dicepoker.tui.loop import Ask, Names, PlayLoop, Screen
 from dicepoker.tui.screens import LocalOptions, local_game
 from dicepoker.tui.table import Change, Table
 
-TEAM_STYLES = ("bold white on red", "bold white on blue", "bold black on green")
-TEAM_NAMES = ("Red", "Blue", "Green")
+# The colours the game declares (GameInfo.teams): the same team is the same colour here and in the browser.
+TEAM_STYLES = tuple(team.terminal for team in TEAMS)
+TEAM_NAMES = tuple(team.name for team in TEAMS)
 CELL = 5
 
 HELP = """\
@@ -47,7 +49,8 @@ Commands (rows and columns count from 1, top left):
 
 TEAM_LETTERS = tuple(name[0] for name in TEAM_NAMES)
 LEGEND = (
-    "Legend: (R) (B) (G) a team's chip · [R] a chip in a run · >R< the last move · "
+    f"Legend: {' '.join(f'({letter})' for letter in TEAM_LETTERS)} a team's chip · [{TEAM_LETTERS[0]}] a chip in a run"
+    f" · >{TEAM_LETTERS[0]}< the last move · "
     "* a square the dice may claim · ** free square"
 )
 

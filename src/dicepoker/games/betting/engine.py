@@ -325,7 +325,7 @@ class Betting:
     def collect(self) -> Betting:
         """Move the round's wagers into the pot, returning what nobody matched."""
         if self.queue:
-            raise IllegalAction(f"seat {self.queue[0]} is still to act")
+            raise IllegalAction(f"seat {self.queue[0] + 1} is still to act")
         return self._collected()
 
     def _collected(self) -> Betting:

@@ -2,6 +2,7 @@
 
 from dicepoker.core.info import BotLadder, GameInfo, PlayerRange
 from dicepoker.games.board.rules import ClassicBoardGame, ZepherinGame
+from dicepoker.games.board.teams import TEAMS
 from dicepoker.games.board.view import BoardView
 
 _RULES = ("Common", "Dice", "Board games")
@@ -34,6 +35,7 @@ ZEPHERIN = GameInfo(
     bots=_BOTS,
     seat_filler="greedy",
     chance_outcomes_bound=_five_dice,
+    teams=TEAMS,
 )
 
 CLASSIC_BOARD = GameInfo(
@@ -58,4 +60,5 @@ CLASSIC_BOARD = GameInfo(
     bots=_BOTS,
     seat_filler="greedy",
     chance_outcomes_bound=_five_dice,
+    teams=TEAMS,
 )

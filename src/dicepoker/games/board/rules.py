@@ -31,6 +31,7 @@ from dicepoker.games.board.config import CLASSIC, ZEPHERIN, BoardConfig, BoardRu
 from dicepoker.games.board.evaluation import best_claim
 from dicepoker.games.board.layout import Square
 from dicepoker.games.board.position import Position, Team
+from dicepoker.games.board.teams import team_name
 from dicepoker.games.board.view import BoardView
 from dicepoker.games.dice_turn import DiceTurn, Reroll, Roll, Rolled
 
@@ -122,7 +123,7 @@ class BoardState(State):
         if isinstance(action, Resign):
             assert seat is not None  # resolve_seat: a resignation names an existing seat
             if self.rules.team_of(seat) in self.conceded:
-                raise IllegalAction(f"seat {seat}'s team has already conceded")
+                raise IllegalAction(f"seat {seat + 1}'s team has already conceded")
             return
         if isinstance(action, Timeout):
             return
@@ -255,7 +256,7 @@ class BoardState(State):
         runs = [len(self.position.runs[self.rules.team_of(s)]) for s in range(self.rules.players)]
         winner = self.winning_team
         if winner is not None:
-            reason = f"team {winner} made {self.rules.runs_to_win} runs (BD-13)"
+            reason = f"{team_name(winner)} made {self.rules.runs_to_win} runs (BD-13)"
             return Result(frozenset(self.rules.seats_of(winner)), tuple(runs), reason, Ending.COMPLETED)
         alive = [t for t in range(self.rules.teams) if t not in self.conceded]
         best = max(len(self.position.runs[t]) for t in alive)

@@ -162,7 +162,7 @@ class HoldemState(State):
     def _check(self, action: Action, seat: Seat | None) -> None:
         if isinstance(action, Resign):
             if seat in self.resigned:
-                raise IllegalAction(f"seat {seat} has already resigned")
+                raise IllegalAction(f"seat {seat + 1} has already resigned")
             return
         if isinstance(action, ChanceAction):
             self._check_chance(action)
@@ -315,7 +315,7 @@ class HoldemState(State):
         alive = [s for s in range(self.config.players) if s not in state.resigned]
         if state.phase is Phase.HIGH_ROLL:
             if len(alive) == 1:
-                return state._over(frozenset(alive), f"seat {seat} resigned", Ending.RESIGNATION)
+                return state._over(frozenset(alive), f"seat {seat + 1} resigned", Ending.RESIGNATION)
             assert self.rolloff is not None
             return state._roll_off(self.rolloff.without(alive))
         if state.betting is None:

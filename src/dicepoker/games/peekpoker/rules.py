@@ -136,7 +136,7 @@ class PeekPokerState(State):
     def _check(self, action: Action, seat: Seat | None) -> None:
         if isinstance(action, Resign):
             if seat in self.resigned:
-                raise IllegalAction(f"seat {seat} has already resigned")
+                raise IllegalAction(f"seat {seat + 1} has already resigned")
         elif isinstance(action, HighRoll):
             if self.phase is not Phase.HIGH_ROLL:
                 raise IllegalAction(f"{action}: the dealer is already chosen")
@@ -154,7 +154,7 @@ class PeekPokerState(State):
             if self.phase is not Phase.ACES:
                 raise IllegalAction(f"{action}: aces are re-rolled only at the showdown (PK-8)")
             if isinstance(action, RerollAces) and not 1 <= action.count <= self.aces(seat or 0):
-                raise IllegalAction(f"{action}: seat {seat} has {self.aces(seat or 0)} ace(s) to re-roll")
+                raise IllegalAction(f"{action}: seat {(seat or 0) + 1} has {self.aces(seat or 0)} ace(s) to re-roll")
         elif isinstance(action, Timeout):
             return
         else:

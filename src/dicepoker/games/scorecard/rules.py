@@ -153,7 +153,7 @@ class ScorecardState(State):
     def _check(self, action: Action, seat: Seat | None) -> None:
         if isinstance(action, (Timeout, Resign)):
             if isinstance(action, Resign) and seat in self.resigned:
-                raise IllegalAction(f"seat {seat} has already resigned")
+                raise IllegalAction(f"seat {seat + 1} has already resigned")
             return
         if isinstance(action, Score):
             if not self.turn.has_rolled:
@@ -235,7 +235,7 @@ class ScorecardState(State):
         state = replace(self, resigned=resigned)
         remaining = self.players - len(resigned)
         if remaining <= 1:
-            return replace(state, ended=f"seat {seat} resigned")
+            return replace(state, ended=f"seat {seat + 1} resigned")
         if state._nobody_started():
             ended = _nobody_started(self.players)
             return replace(state, turn=DiceTurn(), acted=False, auto_complete=False, ended=ended)

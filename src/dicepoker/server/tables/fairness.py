@@ -464,7 +464,7 @@ def _replay_chance(game: Game[Any, Any], log: EventLog, rng: FairRandom) -> tupl
 
 
 def _who(seat: int | None) -> str:
-    return "the dice" if seat is None else f"seat {seat}"
+    return "the dice" if seat is None else f"seat {seat + 1}"
 
 
 __all__ = [

@@ -410,7 +410,7 @@ class TableService:
                 log_event(logger, "join repeated", table=table_id, seat=seat)
                 return {"seat": seat, "token": token, "commitment": table.record.commitment}  # sent again
             if table.status != WAITING or seats[seat].kind != "open":
-                raise Conflict(f"seat {seat} is taken")
+                raise Conflict(f"seat {seat + 1} is taken")
             before = seats[seat]
             seats[seat] = SeatRecord("human", name, None, token_hash(token), client_seed)
             try:

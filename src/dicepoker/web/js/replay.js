@@ -5,6 +5,8 @@ import { html, useEffect, useState } from "../vendor/htm-preact.js";
 import { api, keptCommitment, tableOfCommitment } from "./api.js";
 import { seatName } from "./lobby.js";
 import { GameView, describeEvent } from "./games/index.js";
+import { factsOf, useGames } from "./facts.js";
+import { Icon } from "./icons.js";
 
 // The commitment this browser kept for the log's table: by the table's id, or (an uploaded log names no
 // table) the table whose kept commitment the log carries.
@@ -73,10 +75,15 @@ function Upload({ onText }) {
   </section>`;
 }
 
-// The betting games' views number their hands: a whole game's moves are listed hand by hand.
+// The betting games' views number their hands from 1 (0 before the first deal): a whole game's moves are
+// listed hand by hand.
 function handOf(view) {
   const hand = view ? view.hand ?? view.hand_number : null;
   return typeof hand === "number" ? hand : null;
+}
+
+function countOf(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function MoveItems({ moves, step, setStep }) {
@@ -98,8 +105,8 @@ function MoveList({ moves, step, setStep }) {
   const current = groups.find((g) => g.moves.some((m) => m.i === step)) || groups[0];
   return html`<div class="move-groups" data-testid="move-groups">${groups.map((g) => html`<details class="hand-group"
       open=${g === current} data-testid="hand-group">
-    <summary>${g.hand === null ? "Before the first hand" : `Hand ${g.hand}`} · ${g.moves.length} moves</summary>
-    <ol aria-label=${g.hand === null ? "moves before the first hand" : `moves of hand ${g.hand}`}>
+    <summary>${g.hand ? `Hand ${g.hand}` : "Before the first hand"} · ${countOf(g.moves.length, "move", "moves")}</summary>
+    <ol aria-label=${g.hand ? `moves of hand ${g.hand}` : "moves before the first hand"}>
       <${MoveItems} moves=${g.moves} step=${step} setStep=${setStep} /></ol>
   </details>`)}</div>`;
 }
@@ -113,6 +120,7 @@ export function ReplayPage({ id }) {
   const [playing, setPlaying] = useState(false);
   const [error, setError] = useState("");
   const [seats, setSeats] = useState(null);
+  const games = useGames();
   useEffect(() => {
     document.title = "dicepoker · replay";
     if (!id) return;
@@ -167,7 +175,7 @@ export function ReplayPage({ id }) {
   const moves = frames.map((f, i) => (f.last ? { i, hand: handOf(f.view), ...describeEvent(data.game, f.last, fakeFrame) } : null))
     .filter(Boolean);
   return html`<div class="replay">
-    <div class="table-head"><div><h1>Replay: ${data.game}</h1><p class="muted">${source} · ${frames.length - 1} events
+    <div class="table-head"><div><h1>Replay: ${factsOf(games, data.game)?.title || data.game}</h1><p class="muted">${source} · ${frames.length - 1} events
       ${data.result ? ` · ${data.result.reason}` : " · unfinished"}</p></div>
       <div class="field"><label for="replay-seat">Seen by</label>
         <select id="replay-seat" value=${seat == null ? "" : String(seat)}
@@ -178,11 +186,11 @@ export function ReplayPage({ id }) {
     </div>
     ${error ? html`<p class="alert" role="alert">${error}</p>` : null}
     <div class="replay-controls" role="group" aria-label="replay controls">
-      <button onClick=${() => setStep(0)} aria-label="first position">⏮</button>
-      <button onClick=${() => setStep(Math.max(0, step - 1))} aria-label="previous move">◀</button>
-      <button onClick=${() => setPlaying(!playing)} aria-label=${playing ? "pause" : "play"}>${playing ? "⏸" : "▶"}</button>
-      <button onClick=${() => setStep(Math.min(frames.length - 1, step + 1))} aria-label="next move" data-testid="next">▶▶</button>
-      <button onClick=${() => setStep(frames.length - 1)} aria-label="last position" data-testid="last">⏭</button>
+      <button onClick=${() => setStep(0)} aria-label="first position"><${Icon} name="first" /></button>
+      <button onClick=${() => setStep(Math.max(0, step - 1))} aria-label="previous move"><${Icon} name="previous" /></button>
+      <button onClick=${() => setPlaying(!playing)} aria-label=${playing ? "pause" : "play"}><${Icon} name=${playing ? "pause" : "play"} /></button>
+      <button onClick=${() => setStep(Math.min(frames.length - 1, step + 1))} aria-label="next move" data-testid="next"><${Icon} name="next" /></button>
+      <button onClick=${() => setStep(frames.length - 1)} aria-label="last position" data-testid="last"><${Icon} name="last" /></button>
       <label class="sr-only" for="replay-step">Move</label>
       <input id="replay-step" type="range" min="0" max=${frames.length - 1} value=${step}
         onInput=${(e) => setStep(Number(e.target.value))} aria-valuetext=${`move ${step} of ${frames.length - 1}`} />

@@ -5,6 +5,7 @@ import { capitalise, joinSeat, seatName } from "./lobby.js";
 import { GameView, describeEvent } from "./games/index.js";
 import { factsOf, useGames } from "./facts.js";
 import { TurnAlertControls, useTurnAlerts } from "./alerts.js";
+import { NoSuchTable, ReasonLine } from "./words.js";
 
 // Seconds left on the clock, recomputed four times a second from the frame's "remaining" (not the deadline:
 // the browser's clock may differ from the server's).
@@ -98,7 +99,7 @@ function ResultPanel({ frame, names, tableId, mySeat }) {
   };
   return html`<section class="panel result" aria-labelledby="result-title" data-testid="result">
     <h2 id="result-title">${headline}</h2>
-    ${result.reason ? html`<p class="muted">${capitalise(result.reason)}</p>` : null}
+    <${ReasonLine} reason=${result.reason} />
     <ol class="final-scores">${scores.map((score, seat) => html`<li class=${winners.includes(seat) ? "winner" : ""}>
       <span>${names[seat]}</span> <strong data-testid=${`final-${seat}`}>${score}</strong></li>`)}</ol>
     <div class="actions">
@@ -210,6 +211,7 @@ export function TablePage({ id, watch }) {
   const myTurnNow = frame ? frame.seat != null && (frame.to_act || []).includes(frame.seat)
     && (frame.legal_actions || []).length > 0 : null;
   useTurnAlerts({ myTurn: myTurnNow, title, label: `${title || "dicepoker"}: table ${id}`, tag: id });
+  if (!frame && status === "closed") return html`<div class="table-page"><${NoSuchTable} id=${id} /></div>`;
   if (!frame) {
     return html`<div class="table-page"><${ConnectionBanner} status=${status} />
       <p class="muted">Connecting to table ${id}…</p></div>`;
@@ -258,7 +260,7 @@ export function TablePage({ id, watch }) {
       <div class="table-main">
         <${GameView} view=${frame.view} legal=${frame.legal_actions || []} act=${act} names=${names}
           seat=${frame.seat} toAct=${frame.to_act || []} clock=${frame.clock} tableId=${id}
-          finished=${frame.status === "finished"} />
+          finished=${frame.status === "finished"} waiting=${frame.status === "waiting"} />
       </div>
       <aside class="table-side"><${HistoryPanel} lines=${lines} /></aside>
     </div>

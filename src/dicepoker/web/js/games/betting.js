@@ -20,6 +20,18 @@ export function useHandNames(game, hands, values = []) {
   return names;
 }
 
+// A seat's tag in the betting games. Nobody holds dice before the first deal, between hands and after the game
+// (the views then list every seat as not in the hand): a seat is "folded" only while a hand is being played.
+export function seatStatus(view, s, stacks) {
+  if (view.resigned.includes(s)) return "left";
+  const broke = stacks[s] === 0 && !view.bets[s];
+  const handRunning = view.phase !== "over" && view.in_hand.some(Boolean);
+  if (!handRunning) return broke ? "out" : "";
+  if (!view.in_hand[s]) return broke ? "out" : "folded";
+  if (stacks[s] === 0) return "all-in";
+  return "";
+}
+
 // Seat boxes placed around an oval, the viewer at the bottom.
 export function seatPosition(seat, me, players) {
   const base = me == null ? 0 : me;

@@ -2,9 +2,14 @@
 // protected runs, the squares this hand may claim, removals (bouncer, five of a kind) and Lucky 7/11.
 import { html } from "../../vendor/htm-preact.js";
 import { DiceTray } from "./turn.js";
+import { factsOf, useGames } from "../facts.js";
 
-export const TEAM_COLOURS = ["#2f6fdf", "#e0552b", "#1c9a6c"];
-export const TEAM_NAMES = ["Blue", "Orange", "Green"];
+// The team colours the game declares (GET /api/games "teams"), so that a team has one colour in the browser,
+// the terminal and the result's words: team t -> {name, colour}.
+function useTeams(game) {
+  const teams = factsOf(useGames(), game)?.teams || [];
+  return (t) => teams[t] || { name: `Team ${t + 1}`, colour: "#888888" };
+}
 const PLURAL = { 1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes" };
 
 // A square's label as {kind, big, name}: short text for the square and full words for screen readers.
@@ -28,14 +33,14 @@ export function squareLabel(label) {
 const KIND_WORD = { straight: "", full: "full", lucky: "lucky", pair: "pair", three: "three",
   four: "four", "two-pairs": "2 pairs", free: "", other: "" };
 
-function Square({ index, label, team, isProtected, claim, remove, act, size, highlight }) {
+function Square({ index, label, team, teamOf, isProtected, claim, remove, act, size, highlight }) {
   const info = squareLabel(label);
   const row = Math.floor(index / size) + 1;
   const col = (index % size) + 1;
-  const owner = team == null ? "" : `, ${TEAM_NAMES[team] || `team ${team + 1}`} chip${isProtected ? " in a run (protected)" : ""}`;
+  const owner = team == null ? "" : `, ${teamOf(team).name} chip${isProtected ? " in a run (protected)" : ""}`;
   const classes = ["square", `k-${info.kind}`, claim || highlight ? "claimable" : "", remove ? "removable" : "", isProtected ? "protected" : ""]
     .filter(Boolean).join(" ");
-  const chip = team == null ? null : html`<span class="chip" style=${`background:${TEAM_COLOURS[team]}`} aria-hidden="true"></span>`;
+  const chip = team == null ? null : html`<span class="chip" style=${`background:${teamOf(team).colour}`} aria-hidden="true"></span>`;
   const content = html`<span class="sq-kind" aria-hidden="true">${KIND_WORD[info.kind]}</span>
     <span class="sq-big" aria-hidden="true">${info.big}</span>${chip}`;
   const name = `row ${row}, column ${col}: ${info.name}${owner}`;
@@ -48,14 +53,14 @@ function Square({ index, label, team, isProtected, claim, remove, act, size, hig
   return html`<div class=${classes} data-testid=${`sq-${row}-${col}`}><span class="sr-only">${name}</span>${content}</div>`;
 }
 
-function Teams({ view, names }) {
+function Teams({ view, names, teamOf }) {
   const teams = Array.from({ length: view.teams }, (_, t) => t);
   return html`<div class="teams">${teams.map((t) => {
     const players = names.filter((_, s) => s % view.teams === t);
     const runs = (view.runs[t] || []).length;
     return html`<div class=${`team${view.to_play % view.teams === t && !view.over ? " active" : ""}`}>
-      <span class="chip big" style=${`background:${TEAM_COLOURS[t]}`} aria-hidden="true"></span>
-      <div><strong>${TEAM_NAMES[t]}</strong>${view.conceded.includes(t) ? " (conceded)" : ""}
+      <span class="chip big" style=${`background:${teamOf(t).colour}`} aria-hidden="true"></span>
+      <div><strong>${teamOf(t).name}</strong>${view.conceded.includes(t) ? " (conceded)" : ""}
         <div class="muted small">${players.join(", ")}</div></div>
       <div class="team-figures"><span aria-label=${`${runs} of ${view.runs_to_win} runs`}>
         ${Array.from({ length: view.runs_to_win }, (_, i) => html`<span class=${`run-dot${i < runs ? " made" : ""}`}
@@ -65,11 +70,12 @@ function Teams({ view, names }) {
   })}</div>`;
 }
 
-export function Board({ view, legal, act, names, seat }) {
+export function Board({ view, legal, act, names, seat, waiting }) {
+  const teamOf = useTeams(view.game);
   const rows = view.board.rows.map((r) => r.split(/\s+/));
   const size = rows[0].length;
   const labels = rows.flat();
-  const mine = act != null && seat === view.to_play && !view.over;
+  const mine = act != null && seat === view.to_play && !view.over && !waiting;
   const claims = new Map();
   const removes = new Map();
   for (const action of legal) {
@@ -82,7 +88,8 @@ export function Board({ view, legal, act, names, seat }) {
   const opening = view.opening;
   let prompt;
   if (view.over) prompt = "Game over.";
-  else if (!mine) prompt = `${names[view.to_play]} (${TEAM_NAMES[view.to_play % view.teams]}) is playing.`;
+  else if (waiting) prompt = "Waiting for an opponent…";
+  else if (!mine) prompt = `${names[view.to_play]} (${teamOf(view.to_play % view.teams).name}) is playing.`;
   else if (claims.size) prompt = "Claim a highlighted square, or roll again.";
   else if (removes.size) prompt = "You may remove an opponent chip (marked), or pass.";
   else if (view.rolls_used) prompt = legal.length ? "No square for this hand: roll again or forfeit." : "";
@@ -91,7 +98,7 @@ export function Board({ view, legal, act, names, seat }) {
     <div class="board-left">
       <div class="board" role="group" aria-label=${`board ${view.board.name}`}
         style=${`grid-template-columns: repeat(${size}, 1fr)`} data-testid="board">
-        ${labels.map((label, i) => html`<${Square} index=${i} label=${label} team=${view.cells[i]} size=${size}
+        ${labels.map((label, i) => html`<${Square} index=${i} label=${label} team=${view.cells[i]} size=${size} teamOf=${teamOf}
           isProtected=${protectedSet.has(i)} act=${mine ? act : null}
           claim=${mine ? claims.get(i) : null} highlight=${claimable.has(i)}
           remove=${mine ? removes.get(i) : null} />`)}
@@ -100,7 +107,7 @@ export function Board({ view, legal, act, names, seat }) {
         ${view.claimable.length}.</p>` : null}
     </div>
     <div class="board-right">
-      <${Teams} view=${view} names=${names} />
+      <${Teams} view=${view} names=${names} teamOf=${teamOf} />
       ${opening ? html`<p class="opening">Deciding who starts (highest roll):
         ${opening.contenders.map((s, i) => html`<span> ${names[s]}: ${opening.faces[i] ?? "…"}</span>`)}</p>` : null}
       <${DiceTray} view=${view} legal=${legal} act=${act} mine=${mine} />

@@ -2,14 +2,11 @@
 // no-limit betting with a slider, the ace re-roll decision at the showdown, and the last hand named.
 import { html } from "../../vendor/htm-preact.js";
 import { Die, pokerFaces } from "../dice.js";
-import { BetControls, PotDisplay, SeatBox, useHandNames } from "./betting.js";
+import { BetControls, PotDisplay, SeatBox, seatStatus, useHandNames } from "./betting.js";
 
-function seatStatus(view, s) {
-  if (view.resigned.includes(s)) return "left";
-  if (!view.in_hand[s]) return view.chips[s] === 0 && view.bets[s] === 0 ? "out" : "folded";
-  if (view.chips[s] === 0 && view.phase !== "over") return "all-in";
-  if (view.rerolling.some(([seat]) => seat === s)) return "re-rolling";
-  return "";
+function peekStatus(view, s) {
+  if (view.rerolling.some(([seat]) => seat === s) && view.in_hand[s]) return "re-rolling";
+  return seatStatus(view, s, view.chips);
 }
 
 function LastHand({ record, names }) {
@@ -25,7 +22,7 @@ function LastHand({ record, names }) {
     <ul>${record.shown.map((d, s) => (d ? html`<li><strong>${names[s]}</strong>
       ${pokerFaces(d).map((f) => html`<${Die} kind="poker" value=${f} size=${26} />`)}
       <span>${nameOf[s] || ""}</span></li>` : null))}</ul>
-    <ul class="payouts">${record.payouts.map((p, i) => html`<li>${i === 0 ? "Pot" : `Side pot ${i}`} ${p.amount}:
+    <ul class="payouts">${record.payouts.map((p, i) => html`<li>${i === 0 ? "Pot" : `Side pot ${i}`} ${p.amount}:${" "}
       ${p.winners.map((w, j) => `${names[w]} +${p.shares[j]}`).join(", ")}</li>`)}</ul>
   </section>`;
 }
@@ -44,9 +41,9 @@ function AceChoice({ legal, act }) {
   </div>`;
 }
 
-export function PeekPoker({ view, legal, act, names }) {
+export function PeekPoker({ view, legal, act, names, waiting }) {
   const me = view.seat;
-  const mine = act != null && me != null && view.to_act.includes(me);
+  const mine = act != null && me != null && view.to_act.includes(me) && !waiting;
   const own = me == null ? [] : pokerFaces(view.dice[me]);
   const community = pokerFaces(view.community);
   const best = useHandNames("peekpoker", own.length === 3 && community.length === 3 ? [`${view.dice[me]} ${view.community}`] : []);
@@ -59,7 +56,7 @@ export function PeekPoker({ view, legal, act, names }) {
   return html`<div class="poker peekpoker">
     <div class="felt" data-testid="felt">
       <div class="felt-centre">
-        <div class="street">${phase[view.phase] || view.phase}<span class="muted small"> · hand ${view.hand}</span></div>
+        <div class="street">${phase[view.phase] || view.phase}${view.hand ? html`<span class="muted small"> · hand ${view.hand}</span>` : null}</div>
         <div class="community" role="group" aria-label="community dice" data-testid="community">
           ${community.map((f) => html`<${Die} kind="poker" value=${f} size=${48} />`)}
           ${Array.from({ length: Math.max(0, 3 - community.length) }, () => html`<span class="die-placeholder" aria-hidden="true"></span>`)}
@@ -71,7 +68,7 @@ export function PeekPoker({ view, legal, act, names }) {
         const dice = faces.length ? faces.map((f) => html`<${Die} kind="poker" value=${f} size=${s === me ? 40 : 32} />`)
           : view.in_hand[s] ? [0, 1, 2].map(() => html`<${Die} kind="hidden" size=${30} />`) : null;
         return html`<${SeatBox} seat=${s} me=${me} players=${view.players} name=${name} stack=${view.chips[s]}
-          bet=${view.bets[s]} dealer=${view.dealer === s} status=${seatStatus(view, s)}
+          bet=${view.bets[s]} dealer=${view.dealer === s} status=${peekStatus(view, s)}
           active=${view.to_act.includes(s)} dice=${dice} />`;
       })}
     </div>
@@ -80,7 +77,7 @@ export function PeekPoker({ view, legal, act, names }) {
     ${mine && aces ? html`<${AceChoice} legal=${legal} act=${act} />` : null}
     ${mine && !aces ? html`<${BetControls} legal=${legal} act=${act} toCall=${toCall} pot=${view.pot} maxBet=${maxBet}
       stack=${stack} myBet=${myBet} />` : null}
-    ${!mine ? html`<p class="turn-line" aria-live="polite">${view.phase === "over" ? "Game over."
+    ${!mine ? html`<p class="turn-line" aria-live="polite">${view.phase === "over" ? "Game over." : waiting ? "Waiting for an opponent…"
       : view.to_act.length ? `${view.to_act.map((s) => names[s]).join(", ")} to act.` : ""}</p>` : null}
     ${view.previous ? html`<${LastHand} record=${view.previous} names=${names} />` : null}
   </div>`;

@@ -73,7 +73,7 @@ function Review({ tableId, names }) {
   const costly = [...review.decisions].filter((d) => d.loss > 0.005).sort((a, b) => b.loss - a.loss).slice(0, 12);
   return html`<section class="panel review" aria-labelledby="review-title" data-testid="review-panel">
     <h2 id="review-title">Review: expected points lost</h2>
-    <ul class="lost">${review.lost.map((lost, seat) => html`<li><span>${names[seat]}</span>
+    <ul class="lost">${review.lost.map((lost, seat) => html`<li><span>${names[seat]}</span>${" "}
       <strong>${lost.toFixed(1)}</strong> points over ${review.decisions.filter((d) => d.seat === seat).length} decisions</li>`)}</ul>
     ${costly.length ? html`<table><caption>The costliest decisions</caption>
       <thead><tr><th scope="col">Player</th><th scope="col">Round</th><th scope="col">Dice</th><th scope="col">Chose</th>
@@ -85,14 +85,14 @@ function Review({ tableId, names }) {
   </section>`;
 }
 
-export function Scorecard({ view, legal, act, names, seat, tableId, finished, replay }) {
-  const mine = act != null && seat === view.to_play && !view.over;
+export function Scorecard({ view, legal, act, names, seat, tableId, finished, replay, waiting }) {
+  const mine = act != null && seat === view.to_play && !view.over && !waiting;
   const canScore = legal.some((a) => a.startsWith("score"));
   const potential = usePotential(view.dice, view.dice.length === 5 && !view.over && !view.rolling);
   const players = view.cards.length;
   return html`<div class="scorecard"><div class="sc-left">
     <${DiceTray} view=${view} legal=${legal} act=${act} mine=${mine} />
-    <p class="turn-line" aria-live="polite">${view.over ? "Game over."
+    <p class="turn-line" aria-live="polite">${view.over ? "Game over." : waiting ? "Waiting for an opponent…"
       : mine ? (view.rolls_used ? "Hold dice and re-roll, or choose a box to score." : "Your turn: roll the dice.")
       : `${names[view.to_play]} is playing.`}</p>
     ${mine && canScore ? html`<${Hint} view=${view} act=${act} legal=${legal} />` : null}

@@ -54,6 +54,10 @@ export function DiceTray({ view, legal, act, mine, hint }) {
     return () => document.removeEventListener("keydown", onKey);
   });
   const rollsLeft = 3 - view.rolls_used;
+  // After the last turn nobody rolls again: no face-down dice and no rolls left to count.
+  if (view.over) {
+    return html`<div class="dice-tray over" data-testid="dice-tray"><p class="muted">No more rolls: the game is over.</p></div>`;
+  }
   let label = "Roll";
   if (!canRoll && canReroll) label = free.length ? `Re-roll ${free.length} ${free.length === 1 ? "die" : "dice"}` : "Hold fewer dice to re-roll";
   return html`<div class="dice-tray" data-testid="dice-tray">
