@@ -201,8 +201,9 @@ def _record(table_id: str, *, commitment: str = "c") -> TableRecord:
 def test_the_python_client_waits_on_a_failing_database_instead_of_looping(tmp_path: Path) -> None:
     """Its action is answered with ``retry_after`` (and ``play_seat`` waits that long); a 1013 close makes
     it wait longer before each reconnect, instead of reconnecting at once (the loop of issue 19 item 8)."""
-    from dicepoker.client.connection import ActionRejected, ServerClient
+    from dicepoker.client.connection import ActionRejected
     from dicepoker.client.protocol import ErrorFrame, parse_frame
+    from dicepoker.client.rest import ServerClient
 
     assert parse_frame('{"type": "error", "id": "a", "reason": "r", "retry_after": 2}') == ErrorFrame("a", "r", 2.0)
     assert parse_frame('{"type": "error", "id": "a", "reason": "r"}') == ErrorFrame("a", "r")

@@ -4,18 +4,7 @@ reconnects and catches up, the loop that plays a seat, and a synchronous wrapper
 This layer talks to a server only over HTTP and WebSocket; it never imports :mod:`dicepoker.server`.
 """
 
-from dicepoker.client.connection import (
-    Acked,
-    ActionRejected,
-    ConnectionLost,
-    Created,
-    Left,
-    Seated,
-    ServerClient,
-    ServerError,
-    TableConnection,
-    ws_url,
-)
+from dicepoker.client.connection import Acked, ActionRejected, ConnectionLost, TableConnection, ws_url
 from dicepoker.client.fairness import CommitmentCheck, check_commitment, check_table
 from dicepoker.client.play import Chooser, play_seat, random_chooser
 from dicepoker.client.protocol import (
@@ -31,6 +20,7 @@ from dicepoker.client.protocol import (
     action_frame,
     parse_frame,
 )
+from dicepoker.client.rest import Created, Left, Seated, ServerClient, ServerError
 from dicepoker.client.sync import SyncClient, SyncTable
 
 __all__ = [

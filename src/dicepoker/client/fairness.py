@@ -14,7 +14,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
-from dicepoker.client.connection import Seated, ServerClient
+from dicepoker.client.rest import Seated, ServerClient
 from dicepoker.core.errors import CorruptLog
 from dicepoker.core.log import EventLog
 

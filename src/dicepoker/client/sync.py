@@ -15,15 +15,9 @@ import threading
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, Literal, Self, TypeVar
 
-from dicepoker.client.connection import (
-    Acked,
-    Created,
-    Left,
-    Seated,
-    ServerClient,
-    TableConnection,
-)
+from dicepoker.client.connection import Acked, TableConnection
 from dicepoker.client.protocol import AckFrame, StateFrame
+from dicepoker.client.rest import Created, Left, Seated, ServerClient
 from dicepoker.core.types import JSON, Seat
 
 T = TypeVar("T")
