@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dicepoker.server.errors import Conflict
-from dicepoker.server.storage import MemoryStorage
+from dicepoker.server.storage.records import MemoryStorage
 from tests.server.conftest import FakeClock, new_service, run
 
 
