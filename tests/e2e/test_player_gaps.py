@@ -7,7 +7,7 @@ import httpx
 from .conftest import PATIENCE, Server, wait_until
 
 
-def test_resign_asks_first_then_both_pages_offer_the_rematch(server: Server, open_page) -> None:
+def test_leave_asks_first_then_both_pages_offer_the_rematch(server: Server, open_page) -> None:
     table = server.create("scorecard", ["open", "open"], clock=None)
     pages = [open_page(), open_page()]
     for seat, name in enumerate(("Ann", "Bob")):
@@ -16,16 +16,16 @@ def test_resign_asks_first_then_both_pages_offer_the_rematch(server: Server, ope
     wait_until(lambda: ann.attr("data-status") == "playing", what="the game to start")
     p = ann.page
     # Keyboard: focus the button, Enter opens the dialog, Escape cancels it and nothing is sent.
-    p.focus("[data-testid=resign]")
+    p.focus("[data-testid=leave]")
     p.keyboard.press("Enter")
-    p.wait_for_selector("[data-testid=resign-dialog][open]")
+    p.wait_for_selector("[data-testid=leave-dialog][open]")
     p.keyboard.press("Escape")
-    p.wait_for_selector("[data-testid=resign-dialog]:not([open])", state="attached")
+    p.wait_for_selector("[data-testid=leave-dialog]:not([open])", state="attached")
     assert ann.attr("data-status") == "playing"
-    p.click("[data-testid=resign]")
-    p.click("[data-testid=resign-confirm]")
+    p.click("[data-testid=leave]")
+    p.click("[data-testid=leave-confirm]")
     for page in pages:
-        wait_until(lambda page=page: page.attr("data-status") == "finished", what="the resignation")
+        wait_until(lambda page=page: page.attr("data-status") == "finished", what="the leaving (a resignation, CM-7)")
     assert server.summary(table)["result"]["winners"] == [1]
     # Bob asks for the rematch: Ann's page hears of it in a state frame and offers to join it.
     bob.page.click("[data-testid=rematch]")
