@@ -10,16 +10,7 @@ import pytest
 
 from dicepoker.core import IllegalAction, Resign
 from dicepoker.games.peekpoker import PeekPokerGame, PeekPokerState, Phase
-
-PARSER = PeekPokerGame()
-
-
-def run(state: PeekPokerState, *moves: str) -> PeekPokerState:
-    """Apply moves written ``"action"`` (the one seat to act, or the dice) or ``"seat: action"``."""
-    for move in moves:
-        seat, _, text = move.rpartition(":")
-        state = state.apply(PARSER.parse_action(text.strip()), int(seat) if seat else None)
-    return state
+from tests.games.peekpoker.test_rules import run
 
 
 def legal(state: PeekPokerState) -> list[str]:

@@ -58,7 +58,7 @@ function App() {
     </header>
     <${OfflineBanner} />
     <main id="main" class="page" tabindex="-1"><${Page} key=${pageKey} route=${route} /></main>
-    <footer class="footer">dicepoker · dice drawn on the server with provably fair seeds ·
+    <footer class="footer">dicepoker · dice drawn on the server with provably fair seeds ·${" "}
       <a href="#/rules/all">all rules</a></footer>`;
 }
 
