@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from dicepoker.server.settings import Settings
 from dicepoker.server.tables.service import TableService
@@ -40,6 +42,21 @@ class Live:
         self.clock.advance(seconds)
         applied: int = asyncio.run_coroutine_threadsafe(self.service.tick(), self.loop).result(timeout=30)
         return applied
+
+    def close_code(self, table: str, *, timeout: float = 20) -> int:
+        """Open the WebSocket of ``table`` and return the code the server closes it with (1013: its database
+        cannot be read now; 4404: no such table)."""
+
+        async def handshake() -> int:
+            async with connect(f"{self.ws_url}/api/tables/{table}/ws") as ws:
+                try:
+                    await ws.recv()
+                except ConnectionClosed as closed:
+                    assert closed.rcvd is not None, "closed without a close frame"
+                    return closed.rcvd.code
+            raise AssertionError("the server sent a frame instead of closing")
+
+        return asyncio.run(asyncio.wait_for(handshake(), timeout))
 
 
 @contextmanager
