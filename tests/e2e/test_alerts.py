@@ -100,6 +100,8 @@ def test_title_favicon_sound_and_notification_when_the_turn_comes(
     p.evaluate("window.__hidden = false")
     _play_my_turn(page)
     wait_until(lambda: _mine(page), 60, "the turn to come back again")
+    # The tone is played by an effect after the turn is drawn: wait for it as for the mark above.
+    wait_until(lambda: _tones(page) >= 2, 10, "the second tone")
     assert _tones(page) == 2 and p.evaluate("window.__shown.length") == 1
     page.check()
 
